@@ -1,0 +1,243 @@
+//! Charts as data ([`Chart`]) and one drawing function generic over the
+//! plotters backend: the page draws on a canvas, the tests draw to SVG.
+
+use std::ops::Range;
+
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::prelude::*;
+use serde::Serialize;
+
+use crate::spec::Scale;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Axis {
+    pub label: String,
+    pub scale: Scale,
+    /// Fixed bounds; otherwise the data decide.
+    pub bounds: Option<(f64, f64)>,
+}
+
+impl Axis {
+    pub fn new(label: impl Into<String>, scale: Scale) -> Self {
+        Axis { label: label.into(), scale, bounds: None }
+    }
+
+    pub fn bounded(mut self, lo: f64, hi: f64) -> Self {
+        self.bounds = Some((lo, hi));
+        self
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Style {
+    Line,
+    Dashed,
+    Points,
+    /// One emphasised point (the current parameters).
+    Marker,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Series {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+    pub style: Style,
+    /// Index into [`PALETTE`].
+    pub color: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Chart {
+    pub title: String,
+    pub x: Axis,
+    pub y: Axis,
+    pub series: Vec<Series>,
+}
+
+/// Colour-blind-safe (Okabe–Ito) series colours.
+pub const PALETTE: [RGBColor; 6] = [
+    RGBColor(213, 94, 0),
+    RGBColor(0, 114, 178),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+];
+
+const INK: RGBColor = RGBColor(33, 37, 41);
+const GRID: RGBColor = RGBColor(225, 228, 232);
+
+/// Why a chart could not be drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DrawError {
+    /// No finite point to show (all gaps).
+    NoData,
+    Backend(String),
+}
+
+impl std::fmt::Display for DrawError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DrawError::NoData => write!(f, "nothing to draw: every point is undefined for these parameters"),
+            DrawError::Backend(s) => write!(f, "drawing failed: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for DrawError {}
+
+fn backend_err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> DrawError {
+    DrawError::Backend(e.to_string())
+}
+
+/// The extent of the finite data on one axis, widened a little, and for log
+/// axes restricted to positive values.
+fn extent(axis: &Axis, values: impl Iterator<Item = f64>) -> Option<Range<f64>> {
+    if let Some((lo, hi)) = axis.bounds {
+        return Some(lo..hi);
+    }
+    let log = axis.scale == Scale::Log;
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| v.is_finite() && (!log || *v > 0.0)) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() || !hi.is_finite() {
+        return None;
+    }
+    if log {
+        let (a, b) = if hi / lo < 1.000_001 { (lo / 2.0, hi * 2.0) } else { (lo, hi) };
+        let pad = (b / a).powf(0.04);
+        Some(a / pad..b * pad)
+    } else {
+        let span = hi - lo;
+        let pad = if span > 0.0 { 0.05 * span } else { lo.abs().max(1.0) * 0.1 };
+        Some(lo - pad..hi + pad)
+    }
+}
+
+/// Draws `chart` on `area`. `scale` multiplies every length (fonts, strokes,
+/// margins) so a canvas sized in device pixels stays sharp on HiDPI screens.
+pub fn draw<DB: DrawingBackend>(chart: &Chart, area: &DrawingArea<DB, plotters::coord::Shift>, scale: f64) -> Result<(), DrawError> {
+    let xr = extent(&chart.x, chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.0))).ok_or(DrawError::NoData)?;
+    let yr = extent(&chart.y, chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.1))).ok_or(DrawError::NoData)?;
+    area.fill(&WHITE).map_err(backend_err)?;
+    match (chart.x.scale, chart.y.scale) {
+        (Scale::Linear, Scale::Linear) => draw_in(chart, area, scale, xr, yr),
+        (Scale::Log, Scale::Linear) => draw_in(chart, area, scale, xr.log_scale(), yr),
+        (Scale::Linear, Scale::Log) => draw_in(chart, area, scale, xr, yr.log_scale()),
+        (Scale::Log, Scale::Log) => draw_in(chart, area, scale, xr.log_scale(), yr.log_scale()),
+    }
+}
+
+fn draw_in<DB, X, Y>(chart: &Chart, area: &DrawingArea<DB, plotters::coord::Shift>, scale: f64, x: X, y: Y) -> Result<(), DrawError>
+where
+    DB: DrawingBackend,
+    X: AsRangedCoord<Value = f64>,
+    Y: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let px = |v: f64| (v * scale).round() as i32;
+    let font = |size: f64| ("sans-serif", size * scale).into_font().color(&INK);
+    let mut ctx = ChartBuilder::on(area)
+        .margin(px(10.0))
+        .caption(&chart.title, font(15.0))
+        .x_label_area_size(px(40.0))
+        .y_label_area_size(px(64.0))
+        .build_cartesian_2d(x, y)
+        .map_err(backend_err)?;
+    ctx.configure_mesh()
+        .light_line_style(GRID.stroke_width(px(1.0).max(1) as u32))
+        .bold_line_style(GRID.stroke_width(px(1.0).max(1) as u32))
+        .axis_style(INK.stroke_width(px(1.0).max(1) as u32))
+        .x_desc(chart.x.label.as_str())
+        .y_desc(chart.y.label.as_str())
+        .label_style(font(11.0))
+        .axis_desc_style(font(12.0))
+        .x_labels(6)
+        .y_labels(6)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
+        .draw()
+        .map_err(backend_err)?;
+
+    let stroke = px(2.0).max(1) as u32;
+    for s in &chart.series {
+        let color = PALETTE.get(s.color % PALETTE.len()).copied().unwrap_or(INK);
+        let pts: Vec<(f64, f64)> = s.points.iter().copied().filter(|(a, b)| a.is_finite() && b.is_finite()).collect();
+        let name = s.name.clone();
+        let drawn = match s.style {
+            Style::Line => ctx.draw_series(LineSeries::new(pts, color.stroke_width(stroke))),
+            Style::Dashed => ctx.draw_series(DashedLineSeries::new(pts, px(6.0), px(4.0), color.stroke_width(stroke))),
+            Style::Points => ctx.draw_series(pts.into_iter().map(|p| Circle::new(p, px(3.0), color.filled()))),
+            Style::Marker => ctx.draw_series(pts.into_iter().map(|p| Circle::new(p, px(6.0), color.stroke_width(stroke)))),
+        }
+        .map_err(backend_err)?;
+        if s.style != Style::Marker && !name.is_empty() {
+            let (w, h) = (px(18.0), px(4.0));
+            drawn.label(name).legend(move |(lx, ly)| Rectangle::new([(lx, ly - h / 2), (lx + w, ly + h / 2)], color.filled()));
+        }
+    }
+    ctx.configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(GRID)
+        .label_font(font(11.0))
+        .margin(px(6.0))
+        .draw()
+        .map_err(backend_err)?;
+    area.present().map_err(backend_err)?;
+    Ok(())
+}
+
+/// Tick label: short, no trailing zeros, scientific when far from 1.
+fn tick(v: f64) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    let a = v.abs();
+    if (1e-3..1e5).contains(&a) {
+        let s = format!("{v:.3}");
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        s.to_string()
+    } else {
+        let s = format!("{v:.1e}");
+        s.replace(".0e", "e")
+    }
+}
+
+/// Renders a chart to an SVG string (tests, CLI).
+pub fn to_svg(chart: &Chart, width: u32, height: u32) -> Result<String, DrawError> {
+    let mut out = String::new();
+    {
+        let area = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
+        draw(chart, &area, 1.0)?;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_short() {
+        assert_eq!(tick(0.5), "0.5");
+        assert_eq!(tick(25.0), "25");
+        assert_eq!(tick(1e-8), "1e-8");
+        assert_eq!(tick(2.5e6), "2.5e6");
+    }
+
+    #[test]
+    fn all_gaps_is_a_clear_error() {
+        let c = Chart {
+            title: "t".into(),
+            x: Axis::new("x", Scale::Linear),
+            y: Axis::new("y", Scale::Log),
+            series: vec![Series { name: "s".into(), points: vec![(1.0, f64::NAN), (2.0, -1.0)], style: Style::Line, color: 0 }],
+        };
+        assert_eq!(to_svg(&c, 300, 200), Err(DrawError::NoData));
+    }
+}

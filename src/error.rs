@@ -1,0 +1,143 @@
+//! Errors that carry the key of the parameter at fault, so that every front
+//! end can point at the field and say what would be valid.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::spec::{num, ModelSpec, ParamSpec};
+
+/// What is wrong with one value.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Problem {
+    Empty,
+    NotANumber(String),
+    NotFinite,
+    NotInteger(f64),
+    OutOfRange(f64),
+    UnknownChoice(String),
+    UnknownKey,
+    /// A rule that involves the model, e.g. "not a perfect square".
+    Constraint(String),
+}
+
+/// One parameter's value is not acceptable.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamError {
+    pub key: String,
+    /// What a valid value looks like ("an integer with 1 ≤ value ≤ 10000").
+    pub valid: String,
+    pub problem: Problem,
+}
+
+impl ParamError {
+    pub fn new(spec: &ParamSpec, problem: Problem) -> Self {
+        ParamError { key: spec.key.to_string(), valid: spec.valid(), problem }
+    }
+
+    /// A rule of the model, with its own sentence of what is valid.
+    pub fn constraint(key: &str, what: String, valid: String) -> Self {
+        ParamError { key: key.to_string(), valid, problem: Problem::Constraint(what) }
+    }
+
+    pub fn unknown_key(model: &ModelSpec, key: &str) -> Self {
+        let keys: Vec<&str> = model.params.iter().map(|p| p.key).collect();
+        ParamError {
+            key: key.to_string(),
+            valid: format!("a parameter of {}: {}", model.id, keys.join(", ")),
+            problem: Problem::UnknownKey,
+        }
+    }
+
+    /// The sentence without the key, for showing beside the field itself.
+    pub fn message(&self) -> String {
+        let what = match &self.problem {
+            Problem::Empty => "no value given".to_string(),
+            Problem::NotANumber(s) => format!("{s} is not a number"),
+            Problem::NotFinite => "NaN and infinity are not allowed".to_string(),
+            Problem::NotInteger(x) => format!("{} is not a whole number", num(*x)),
+            Problem::OutOfRange(x) => format!("{} is out of range", num(*x)),
+            Problem::UnknownChoice(s) => format!("'{s}' is not an option"),
+            Problem::UnknownKey => "is not a parameter of this model".to_string(),
+            Problem::Constraint(s) => s.clone(),
+        };
+        format!("{what}; expected {}", self.valid)
+    }
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.key, self.message())
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// Why a model could not produce outputs.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// One or more parameters are invalid.
+    Params(Vec<ParamError>),
+    /// No model, chart or preset by that name.
+    Unknown { what: &'static str, name: String, known: Vec<String> },
+    /// A result left the range of finite numbers.
+    NonFinite { output: &'static str },
+}
+
+impl ModelError {
+    pub fn param(e: ParamError) -> Self {
+        ModelError::Params(vec![e])
+    }
+
+    /// Field-level problems as data: `[{key, message}]`.
+    pub fn field_errors(&self) -> Vec<FieldError> {
+        match self {
+            ModelError::Params(es) => es
+                .iter()
+                .map(|e| FieldError { key: e.key.clone(), message: e.message() })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelError::Params(es) => {
+                let parts: Vec<String> = es.iter().map(|e| e.to_string()).collect();
+                write!(f, "{}", parts.join("; "))
+            }
+            ModelError::Unknown { what, name, known } => {
+                write!(f, "unknown {what} '{name}'; known: {}", known.join(", "))
+            }
+            ModelError::NonFinite { output } => write!(
+                f,
+                "{output} is too large to represent for these parameters; reduce the problem size"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+impl From<ParamError> for ModelError {
+    fn from(e: ParamError) -> Self {
+        ModelError::param(e)
+    }
+}
+
+impl From<Vec<ParamError>> for ModelError {
+    fn from(es: Vec<ParamError>) -> Self {
+        ModelError::Params(es)
+    }
+}
+
+/// A problem at one field of the form.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FieldError {
+    pub key: String,
+    pub message: String,
+}

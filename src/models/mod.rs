@@ -1,0 +1,102 @@
+//! The model registry and the three operations every front end calls:
+//! evaluate, tables, chart. Each takes raw user input and validates it
+//! against the model's [`ModelSpec`] first.
+
+use crate::chart::Chart;
+use crate::error::{FieldError, ModelError};
+use crate::spec::{ModelSpec, OutValue, Outputs, Params, RawParams};
+use crate::table::Table;
+
+pub mod pmm;
+
+/// A performance model: a declarative spec and pure functions of valid
+/// parameters.
+pub trait Model: Sync {
+    fn spec(&self) -> &'static ModelSpec;
+
+    /// The named outputs, in the order of `spec().outputs`.
+    fn evaluate(&self, p: &Params) -> Result<Outputs, ModelError>;
+
+    /// Comparison and reproduction tables for the current parameters.
+    fn tables(&self, _p: &Params) -> Result<Vec<Table>, ModelError> {
+        Ok(Vec::new())
+    }
+
+    /// The chart `id` (one of `spec().charts`) for the current parameters.
+    fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError>;
+}
+
+/// Every model of the calculator, in the order the page shows them.
+pub static MODELS: &[&dyn Model] = &[&pmm::Pmm];
+
+pub fn specs() -> Vec<&'static ModelSpec> {
+    MODELS.iter().map(|m| m.spec()).collect()
+}
+
+pub fn find(id: &str) -> Result<&'static dyn Model, ModelError> {
+    MODELS.iter().copied().find(|m| m.spec().id == id).ok_or_else(|| ModelError::Unknown {
+        what: "model",
+        name: id.to_string(),
+        known: MODELS.iter().map(|m| m.spec().id.to_string()).collect(),
+    })
+}
+
+fn parse(model: &dyn Model, raw: &RawParams) -> Result<Params, ModelError> {
+    model.spec().parse(raw).map_err(ModelError::Params)
+}
+
+/// Validates `raw` and evaluates model `id`. Every numeric output is finite.
+pub fn evaluate(id: &str, raw: &RawParams) -> Result<Outputs, ModelError> {
+    let model = find(id)?;
+    let out = model.evaluate(&parse(model, raw)?)?;
+    ensure_finite(model.spec(), out)
+}
+
+/// All field problems of `raw` at once, including the model's own rules
+/// (which only show once every field is valid on its own). Empty when the
+/// parameters evaluate.
+pub fn check(id: &str, raw: &RawParams) -> Result<Vec<FieldError>, ModelError> {
+    match evaluate(id, raw) {
+        Ok(_) => Ok(Vec::new()),
+        Err(e @ ModelError::Params(_)) => Ok(e.field_errors()),
+        Err(e @ ModelError::Unknown { .. }) => Err(e),
+        Err(e) => Ok(vec![FieldError { key: String::new(), message: e.to_string() }]),
+    }
+}
+
+pub fn tables(id: &str, raw: &RawParams) -> Result<Vec<Table>, ModelError> {
+    let model = find(id)?;
+    let p = parse(model, raw)?;
+    model.evaluate(&p)?;
+    model.tables(&p)
+}
+
+pub fn chart(id: &str, chart_id: &str, raw: &RawParams) -> Result<Chart, ModelError> {
+    let model = find(id)?;
+    let spec = model.spec();
+    if !spec.charts.iter().any(|c| c.id == chart_id) {
+        return Err(ModelError::Unknown {
+            what: "chart",
+            name: chart_id.to_string(),
+            known: spec.charts.iter().map(|c| c.id.to_string()).collect(),
+        });
+    }
+    let p = parse(model, raw)?;
+    model.evaluate(&p)?;
+    model.chart(chart_id, &p)
+}
+
+fn ensure_finite(spec: &ModelSpec, out: Outputs) -> Result<Outputs, ModelError> {
+    for (key, value) in &out.0 {
+        let finite = match value {
+            OutValue::Num(x) => x.is_finite(),
+            OutValue::Array(xs) => xs.iter().all(|x| x.is_finite()),
+            OutValue::Bool(_) => true,
+        };
+        if !finite {
+            let output = spec.outputs.iter().find(|o| o.key == *key).map_or("a result", |o| o.key);
+            return Err(ModelError::NonFinite { output });
+        }
+    }
+    Ok(out)
+}

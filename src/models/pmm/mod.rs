@@ -1,0 +1,448 @@
+//! Parallel matrix multiplication on a √N × √N mesh: Dryad, MS-MPI and
+//! Fox's algorithm (Li, Fox, Qiu, `papers/pmm-dryad-mpi.md`).
+//!
+//! Each of the √N iterations broadcasts an m × m block of A along a mesh
+//! row, rolls a block of B, and multiplies, with m = M/√N:
+//!
+//! | implementation | broadcast (per iteration) | roll | source |
+//! |---|---|---|---|
+//! | Dryad (flat tree) | (√N−1)/2 · (T_startup + m²(T_comm+T_io)) | T_startup + m²(T_comm+T_io) | eq. (1), (2) |
+//! | MS-MPI (binomial) | (√N−1)/2 · T_startup + ⌈log₂√N⌉/2 · m² T_comm | T_startup + m² T_comm / 2 | eq. (8), (9) |
+//! | Fox (pipeline) | T_startup + m² T_comm | T_startup + m² T_comm | Table 2 |
+//!
+//! plus 2m³ T_flops of computation (eq. 3) and, for Dryad and MS-MPI,
+//! (N+1)/2 · T_scheduling of task scheduling per iteration (eq. 4, 9).
+//! T(N) is √N times the per-iteration sum; with `t_startup = 0` it is eq. (5)
+//! for Dryad and eq. (9) for MS-MPI exactly.
+//!
+//! Efficiency is eq. (6) taken as the exact ratio T_seq / (N T(N)) with the
+//! sequential time T_seq = 2 M³ T_flops (the paper's sequential MKL run), so
+//! that the overhead f = 1/ε − 1 equals eq. (7) and eq. (10) exactly when
+//! scheduling and start-up are zero.
+//!
+//! ```
+//! use isoperf::models::pmm::{predict, Implementation, Inputs};
+//! // Table 3, row "Dryad Tempest 25x1": 8.64e9 flop/s, 8.87e6 elements/s.
+//! let i = Inputs::new(Implementation::Dryad, 25, 16000.0, 1.0 / 8.64e9, 1.0 / 8.87e6, 0.0, 0.0, 0.0).unwrap();
+//! let p = predict(&i);
+//! assert_eq!(format!("{:.3e}", p.coef_m2), "6.764e-8");
+//! assert_eq!(format!("{:.3e}", p.coef_m3), "9.259e-12");
+//! ```
+
+use crate::chart::Chart;
+use crate::error::{ModelError, ParamError};
+use crate::spec::{
+    AppliesWhen, ChartSpec, ChoiceOption, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec, Params, Range, Scale,
+};
+use crate::table::Table;
+
+use super::Model;
+
+pub mod reference;
+mod views;
+
+pub use reference::{TABLE3, TABLE3_RTOL};
+
+/// The three implementations the paper compares (Table 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Implementation {
+    /// DryadLINQ: flat-tree broadcast through file pipes (eq. 1-5).
+    Dryad,
+    /// MS-MPI: binomial-tree broadcast (eq. 8-10).
+    MsMpi,
+    /// Fox, Hey, Otto 1987: pipelined broadcast (Table 2).
+    Fox,
+}
+
+impl Implementation {
+    pub const ALL: [Implementation; 3] = [Implementation::Dryad, Implementation::MsMpi, Implementation::Fox];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Implementation::Dryad => "dryad",
+            Implementation::MsMpi => "msmpi",
+            Implementation::Fox => "fox",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Implementation::Dryad => "Dryad",
+            Implementation::MsMpi => "MS-MPI",
+            Implementation::Fox => "Fox",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Implementation> {
+        Implementation::ALL.into_iter().find(|i| i.key() == key)
+    }
+}
+
+/// ⌈log₂ n⌉ for n ≥ 1: the rounds of a binomial broadcast over n processes.
+pub fn ceil_log2(n: u64) -> u32 {
+    if n <= 1 {
+        0
+    } else {
+        64 - (n - 1).leading_zeros()
+    }
+}
+
+pub const MAX_PROCESSES: f64 = 1_000_000.0;
+pub const MAX_ORDER: f64 = 10_000_000.0;
+
+/// Valid inputs of the PMM model: N a perfect square, M ≥ √N, times
+/// non-negative and the per-flop and per-element times positive.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Inputs {
+    implementation: Implementation,
+    n: u64,
+    sqrt_n: u64,
+    order: f64,
+    t_flops: f64,
+    t_comm: f64,
+    t_io: f64,
+    t_startup: f64,
+    t_scheduling: f64,
+}
+
+impl Inputs {
+    /// # Errors
+    /// A [`ParamError`] naming the first parameter out of its range, or N
+    /// that is not a perfect square (with the nearest squares), or M < √N.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        implementation: Implementation,
+        n: u64,
+        order: f64,
+        t_flops: f64,
+        t_comm: f64,
+        t_io: f64,
+        t_startup: f64,
+        t_scheduling: f64,
+    ) -> Result<Inputs, ParamError> {
+        let spec = &SPEC;
+        let raw = [
+            ("N", n as f64),
+            ("M", order),
+            ("t_flops", t_flops),
+            ("t_comm", t_comm),
+            ("t_io", t_io),
+            ("t_startup", t_startup),
+            ("t_scheduling", t_scheduling),
+        ];
+        for (key, x) in raw {
+            if let Some(p) = spec.param(key) {
+                p.parse(&crate::spec::RawValue::Num(x))?;
+            }
+        }
+        let sqrt_n = (n as f64).sqrt().round() as u64;
+        if sqrt_n * sqrt_n != n {
+            let lo = (n as f64).sqrt().floor() as u64;
+            let hi = lo + 1;
+            return Err(ParamError::constraint(
+                "N",
+                format!(
+                    "{n} is not a perfect square (the processes form a √N × √N mesh); the nearest squares are {} and {}",
+                    lo * lo,
+                    hi * hi
+                ),
+                format!("a perfect square from 1 to {}", crate::spec::num(MAX_PROCESSES)),
+            ));
+        }
+        if order < sqrt_n as f64 {
+            return Err(ParamError::constraint(
+                "M",
+                format!("{order} is smaller than √N = {sqrt_n}, so some processes would hold no block"),
+                format!("an integer from √N = {sqrt_n} to {}", crate::spec::num(MAX_ORDER)),
+            ));
+        }
+        Ok(Inputs { implementation, n, sqrt_n, order, t_flops, t_comm, t_io, t_startup, t_scheduling })
+    }
+
+    fn from_params(p: &Params) -> Result<Inputs, ModelError> {
+        let missing = |key: &'static str| ModelError::Unknown { what: "parameter", name: key.into(), known: vec![] };
+        let num = |key: &'static str| p.num(key).ok_or_else(|| missing(key));
+        let implementation = p.choice("impl").and_then(Implementation::from_key).ok_or_else(|| missing("impl"))?;
+        Ok(Inputs::new(
+            implementation,
+            num("N")? as u64,
+            num("M")?,
+            num("t_flops")?,
+            num("t_comm")?,
+            num("t_io")?,
+            num("t_startup")?,
+            num("t_scheduling")?,
+        )?)
+    }
+
+    /// The same inputs for another implementation or mesh (charts, Table 2).
+    /// Returns `None` where the new N is not valid for this M.
+    pub fn with(&self, implementation: Implementation, n: u64) -> Option<Inputs> {
+        Inputs::new(implementation, n, self.order, self.t_flops, self.t_comm, self.t_io, self.t_startup, self.t_scheduling).ok()
+    }
+
+    pub fn implementation(&self) -> Implementation {
+        self.implementation
+    }
+    pub fn n(&self) -> u64 {
+        self.n
+    }
+    pub fn sqrt_n(&self) -> u64 {
+        self.sqrt_n
+    }
+    pub fn order(&self) -> f64 {
+        self.order
+    }
+
+    /// Time to move one element: Dryad adds the file-pipe time T_io.
+    pub fn t_element(&self) -> f64 {
+        match self.implementation {
+            Implementation::Dryad => self.t_comm + self.t_io,
+            Implementation::MsMpi | Implementation::Fox => self.t_comm,
+        }
+    }
+
+    /// The slope of f against its convergence term (Figure 4):
+    /// (T_comm + T_io)/T_flops for Dryad, T_comm/T_flops otherwise.
+    pub fn overhead_slope(&self) -> f64 {
+        self.t_element() / self.t_flops
+    }
+
+    /// Table 2's convergence rate of the parallel overhead:
+    /// f = rate × overhead_slope when scheduling and start-up are zero.
+    pub fn convergence_term(&self) -> f64 {
+        let q = self.sqrt_n as f64;
+        let m = self.order;
+        match self.implementation {
+            Implementation::Dryad => q * (q + 1.0) / (4.0 * m),
+            Implementation::MsMpi => q * (1.0 + f64::from(ceil_log2(self.sqrt_n))) / (4.0 * m),
+            Implementation::Fox => q / m,
+        }
+    }
+}
+
+/// The prediction for one set of inputs. Per-iteration terms are for one of
+/// the √N broadcast-multiply-roll iterations.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Prediction {
+    pub t: f64,
+    pub t_seq: f64,
+    pub speedup: f64,
+    pub efficiency: f64,
+    pub overhead: f64,
+    pub coef_m2: f64,
+    pub coef_m3: f64,
+    pub t_sched: f64,
+    pub t_bcast: f64,
+    pub t_roll: f64,
+    pub t_compute: f64,
+}
+
+/// Evaluates the model (see the module documentation for the formulas).
+pub fn predict(i: &Inputs) -> Prediction {
+    let n = i.n as f64;
+    let q = i.sqrt_n as f64;
+    let m = i.order / q;
+    let block = m * m;
+    let c = i.t_element();
+    let (t_sched, t_bcast, t_roll, coef_m2) = match i.implementation {
+        Implementation::Dryad => (
+            (n + 1.0) / 2.0 * i.t_scheduling,
+            (q - 1.0) / 2.0 * (i.t_startup + block * c),
+            i.t_startup + block * c,
+            (q + 1.0) / (2.0 * q) * c,
+        ),
+        Implementation::MsMpi => {
+            let rounds = f64::from(ceil_log2(i.sqrt_n));
+            (
+                (n + 1.0) / 2.0 * i.t_scheduling,
+                (q - 1.0) / 2.0 * i.t_startup + rounds / 2.0 * block * c,
+                i.t_startup + block * c / 2.0,
+                (1.0 + rounds) / (2.0 * q) * c,
+            )
+        }
+        Implementation::Fox => (0.0, i.t_startup + block * c, i.t_startup + block * c, 2.0 / q * c),
+    };
+    let t_compute = 2.0 * m * m * m * i.t_flops;
+    let t = q * (t_sched + t_bcast + t_roll + t_compute);
+    let t_seq = 2.0 * i.order * i.order * i.order * i.t_flops;
+    Prediction {
+        t,
+        t_seq,
+        speedup: t_seq / t,
+        efficiency: t_seq / (n * t),
+        overhead: n * t / t_seq - 1.0,
+        coef_m2,
+        coef_m3: 2.0 / n * i.t_flops,
+        t_sched,
+        t_bcast,
+        t_roll,
+        t_compute,
+    }
+}
+
+const IMPLEMENTATIONS: &[ChoiceOption] = &[
+    ChoiceOption { value: "dryad", label: "Dryad (flat tree)" },
+    ChoiceOption { value: "msmpi", label: "MS-MPI (binomial tree)" },
+    ChoiceOption { value: "fox", label: "Fox 1987 (pipeline)" },
+];
+
+const fn number(default: f64, range: Range, scale: Scale, integer: bool) -> ParamKind {
+    ParamKind::Number { default, range, scale, integer, reciprocal_unit: None }
+}
+
+const fn per_item(default: f64, range: Range, rate_unit: &'static str) -> ParamKind {
+    ParamKind::Number { default, range, scale: Scale::Log, integer: false, reciprocal_unit: Some(rate_unit) }
+}
+
+/// The defaults are Table 3, row "Dryad Tempest 25x1".
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        key: "impl",
+        label: "Implementation",
+        unit: "",
+        kind: ParamKind::Choice { default: "dryad", options: IMPLEMENTATIONS },
+        help: "Which broadcast the row groups use: Dryad's flat tree, MS-MPI's binomial tree, or Fox's pipeline.",
+        reference: "Table 2",
+        applies_when: None,
+    },
+    ParamSpec {
+        key: "N",
+        label: "Processes N",
+        unit: "",
+        kind: number(25.0, Range::closed(1.0, MAX_PROCESSES), Scale::Log, true),
+        help: "Number of processes; a perfect square, arranged as a √N × √N mesh.",
+        reference: "§4",
+        applies_when: None,
+    },
+    ParamSpec {
+        key: "M",
+        label: "Matrix order M",
+        unit: "",
+        kind: number(16000.0, Range::closed(1.0, MAX_ORDER), Scale::Log, true),
+        help: "The matrices are M × M; each process holds m × m blocks with m = M/√N.",
+        reference: "§4",
+        applies_when: None,
+    },
+    ParamSpec {
+        key: "t_flops",
+        label: "T_flops",
+        unit: "s/flop",
+        kind: per_item(1.0 / 8.64e9, Range::positive(1.0), "flop/s"),
+        help: "Time per floating-point operation of the block multiply (eq. 3).",
+        reference: "eq. (3), Table 3",
+        applies_when: None,
+    },
+    ParamSpec {
+        key: "t_comm",
+        label: "T_comm",
+        unit: "s/element",
+        kind: per_item(1.0 / 8.87e6, Range::positive(1.0), "elements/s"),
+        help: "Time to send one matrix element (8 bytes) between two processes (Hockney model). Table 3 gives Dryad's T_io + T_comm as one rate.",
+        reference: "eq. (1), (8), Table 3",
+        applies_when: None,
+    },
+    ParamSpec {
+        key: "t_io",
+        label: "T_io",
+        unit: "s/element",
+        kind: number(0.0, Range::closed(0.0, 1.0), Scale::Log, false),
+        help: "Extra time per element through Dryad's file pipe (≈40% of Dryad's point-to-point cost, §4). Zero when T_comm already holds T_io + T_comm.",
+        reference: "eq. (1)",
+        applies_when: Some(AppliesWhen { key: "impl", values: &["dryad"] }),
+    },
+    ParamSpec {
+        key: "t_startup",
+        label: "T_startup",
+        unit: "s/message",
+        kind: number(0.0, Range::closed(0.0, 100.0), Scale::Log, false),
+        help: "Start-up (latency) time per message. Eq. (5) and (9) drop it; non-zero values add (√N+1)/2 · T_startup per iteration.",
+        reference: "eq. (1), (2), (8)",
+        applies_when: None,
+    },
+    ParamSpec {
+        key: "t_scheduling",
+        label: "T_scheduling",
+        unit: "s/task",
+        kind: number(0.0, Range::closed(0.0, 100.0), Scale::Log, false),
+        help: "Time to schedule one task; each iteration pays (N+1)/2 of them on average (eq. 4, 9). Fox's algorithm has no scheduler.",
+        reference: "eq. (4), (9)",
+        applies_when: Some(AppliesWhen { key: "impl", values: &["dryad", "msmpi"] }),
+    },
+];
+
+const OUTPUTS: &[OutputSpec] = &[
+    OutputSpec { key: "T", label: "Job turnaround time T(N)", unit: "s", help: "eq. (5) Dryad, eq. (9) MS-MPI, Table 2 Fox; plus start-up terms when T_startup > 0" },
+    OutputSpec { key: "T_seq", label: "Sequential time T_seq", unit: "s", help: "2 M³ T_flops: one process, no communication" },
+    OutputSpec { key: "speedup", label: "Speedup", unit: "", help: "T_seq / T(N)" },
+    OutputSpec { key: "efficiency", label: "Parallel efficiency ε", unit: "", help: "eq. (6): T_seq / (N · T(N))" },
+    OutputSpec { key: "overhead", label: "Parallel overhead f", unit: "", help: "eq. (7), (10): 1/ε − 1" },
+    OutputSpec { key: "coef_M2", label: "M² coefficient", unit: "s", help: "T = coef_M2 · M² + coef_M3 · M³ + terms without M (Table 3's last column)" },
+    OutputSpec { key: "coef_M3", label: "M³ coefficient", unit: "s", help: "2 T_flops / N" },
+    OutputSpec { key: "t_bcast", label: "Broadcast per iteration", unit: "s", help: "eq. (1) Dryad, eq. (8) MS-MPI" },
+    OutputSpec { key: "t_roll", label: "Roll per iteration", unit: "s", help: "eq. (2); MS-MPI follows eq. (9), which counts half of it" },
+    OutputSpec { key: "t_compute", label: "Compute per iteration", unit: "s", help: "eq. (3): 2 m³ T_flops" },
+    OutputSpec { key: "t_sched", label: "Scheduling per iteration", unit: "s", help: "(N+1)/2 · T_scheduling (eq. 4, 9)" },
+];
+
+const CHARTS: &[ChartSpec] = &[
+    ChartSpec { id: "time", title: "T(N) for the three implementations", caption: "Turnaround time over N = 1, 4, 9, … at the current M and rates; the ring marks the current N." },
+    ChartSpec { id: "efficiency", title: "Efficiency vs N", caption: "Parallel efficiency ε = T_seq / (N T(N)) for the three implementations." },
+    ChartSpec { id: "overhead", title: "Figure 4: overhead f vs its convergence term", caption: "Dots: f over N = 4, 9, …; dashed: the line of slope (T_comm+T_io)/T_flops (Dryad) and T_comm/T_flops (MS-MPI) that eq. (7) and (10) predict. Dots leave the line when T_startup or T_scheduling is non-zero." },
+];
+
+const NOTES: &[&str] = &[
+    "MS-MPI's binomial broadcast over √N processes takes ⌈log₂ √N⌉ rounds; Table 3 is reproduced only with the ceiling (for N = 25 the M² factor is (1+3)/10 = 0.4, not (1+log₂ 5)/10).",
+    "Eq. (8) plus the roll of eq. (2) would give (2 + log₂ √N)/2 · m² T_comm per iteration, but eq. (9) prints (1 + log₂ √N)/2. isoperf follows eq. (9), which amounts to half a roll per iteration (shown as t_roll).",
+    "Efficiency is eq. (6) as the exact ratio T_seq / (N · T(N)) with T_seq = 2 M³ T_flops, the sequential MKL time of §5; so the overhead f equals eq. (7) and (10) exactly when T_startup and T_scheduling are zero.",
+    "Fox's algorithm (1987) broadcasts by a pipeline: Table 2 gives a broadcast cost of M² T_comm and a convergence rate √N/M, i.e. T(N) = 2 M²/√N · T_comm + 2 M³/N · T_flops.",
+    "Table 1 prints ping-pong latencies in ms (116.3 ms on 1 Gbps Ethernet); §3.1 measures a whole MS-MPI zero-byte broadcast at 0.46–0.61 ms, so µs is the likelier unit. The platform presets keep the printed ms; edit T_startup to try µs.",
+];
+
+pub static SPEC: ModelSpec = ModelSpec {
+    id: "pmm",
+    title: "Parallel matrix multiplication",
+    paper: "Li, Fox, Qiu — Performance model for parallel matrix multiplication with Dryad: dataflow graph runtime",
+    summary: "Broadcast-multiply-roll on a √N × √N mesh: Dryad's flat-tree broadcast, MS-MPI's binomial tree, and Fox's pipeline.",
+    params: PARAMS,
+    outputs: OUTPUTS,
+    preset_groups: reference::PRESET_GROUPS,
+    charts: CHARTS,
+    notes: NOTES,
+};
+
+/// The `pmm` model of the registry.
+pub struct Pmm;
+
+impl Model for Pmm {
+    fn spec(&self) -> &'static ModelSpec {
+        &SPEC
+    }
+
+    fn evaluate(&self, p: &Params) -> Result<crate::spec::Outputs, ModelError> {
+        let r = predict(&Inputs::from_params(p)?);
+        Ok(crate::spec::Outputs(vec![
+            ("T", OutValue::Num(r.t)),
+            ("T_seq", OutValue::Num(r.t_seq)),
+            ("speedup", OutValue::Num(r.speedup)),
+            ("efficiency", OutValue::Num(r.efficiency)),
+            ("overhead", OutValue::Num(r.overhead)),
+            ("coef_M2", OutValue::Num(r.coef_m2)),
+            ("coef_M3", OutValue::Num(r.coef_m3)),
+            ("t_bcast", OutValue::Num(r.t_bcast)),
+            ("t_roll", OutValue::Num(r.t_roll)),
+            ("t_compute", OutValue::Num(r.t_compute)),
+            ("t_sched", OutValue::Num(r.t_sched)),
+        ]))
+    }
+
+    fn tables(&self, p: &Params) -> Result<Vec<Table>, ModelError> {
+        let i = Inputs::from_params(p)?;
+        Ok(vec![views::broadcast_table(&i), reference::reproduction_table()])
+    }
+
+    fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError> {
+        let i = Inputs::from_params(p)?;
+        views::chart(id, &i)
+    }
+}

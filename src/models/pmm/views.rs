@@ -1,0 +1,166 @@
+//! Charts and the live Table 2 of the PMM model.
+
+use crate::chart::{Axis, Chart, Series, Style};
+use crate::error::ModelError;
+use crate::format::sig;
+use crate::spec::Scale;
+use crate::table::{Row, Status, Table};
+
+use super::{ceil_log2, predict, Implementation, Inputs, Prediction, MAX_PROCESSES, SPEC};
+
+/// "label (unit)" of a parameter or output of the spec, for chart axes.
+fn axis_label(key: &str) -> String {
+    let (label, unit) = match (SPEC.param(key), SPEC.outputs.iter().find(|o| o.key == key)) {
+        (Some(p), _) => (p.label, p.unit),
+        (None, Some(o)) => (o.label, o.unit),
+        (None, None) => (key, ""),
+    };
+    if unit.is_empty() {
+        label.to_string()
+    } else {
+        format!("{label} ({unit})")
+    }
+}
+
+fn color(i: Implementation) -> usize {
+    match i {
+        Implementation::Dryad => 0,
+        Implementation::MsMpi => 1,
+        Implementation::Fox => 2,
+    }
+}
+
+/// The mesh sides a sweep over N covers: 1 … max(2√N, 10), within M and
+/// the parameter range.
+fn mesh_sides(i: &Inputs) -> std::ops::RangeInclusive<u64> {
+    let limit = (MAX_PROCESSES.sqrt() as u64).min(i.order() as u64);
+    1..=(2 * i.sqrt_n()).max(10).min(limit).max(1)
+}
+
+fn sweep(i: &Inputs, imp: Implementation, from: u64, f: impl Fn(&Inputs, &Prediction) -> (f64, f64)) -> Vec<(f64, f64)> {
+    mesh_sides(i)
+        .filter(|q| *q >= from)
+        .filter_map(|q| i.with(imp, q * q))
+        .map(|j| f(&j, &predict(&j)))
+        .collect()
+}
+
+fn current_marker(i: &Inputs, point: (f64, f64)) -> Series {
+    Series { name: String::new(), points: vec![point], style: Style::Marker, color: color(i.implementation()) }
+}
+
+pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
+    let now = predict(i);
+    let n = i.n() as f64;
+    match id {
+        "time" | "efficiency" => {
+            let efficiency = id == "efficiency";
+            let value = |p: &Prediction| if efficiency { p.efficiency } else { p.t };
+            let mut series: Vec<Series> = Implementation::ALL
+                .into_iter()
+                .map(|imp| Series {
+                    name: imp.label().into(),
+                    points: sweep(i, imp, 1, |j, p| (j.n() as f64, value(p))),
+                    style: Style::Line,
+                    color: color(imp),
+                })
+                .collect();
+            series.push(current_marker(i, (n, value(&now))));
+            let y = if efficiency {
+                Axis::new(axis_label("efficiency"), Scale::Linear).bounded(0.0, 1.05)
+            } else {
+                Axis::new(axis_label("T"), Scale::Log)
+            };
+            let title = if efficiency { "Efficiency vs N" } else { "T(N) vs N" };
+            Ok(Chart { title: format!("{title}, M = {}", i.order()), x: Axis::new(axis_label("N"), Scale::Log), y, series })
+        }
+        "overhead" => {
+            let mut series = Vec::new();
+            let mut x_max: f64 = 0.0;
+            for imp in [Implementation::Dryad, Implementation::MsMpi] {
+                let points = sweep(i, imp, 2, |j, p| (j.convergence_term(), p.overhead));
+                x_max = points.iter().fold(x_max, |a, p| a.max(p.0));
+                series.push(Series { name: format!("{} f", imp.label()), points, style: Style::Points, color: color(imp) });
+            }
+            for imp in [Implementation::Dryad, Implementation::MsMpi] {
+                let slope = i.with(imp, i.n()).map_or(f64::NAN, |j| j.overhead_slope());
+                series.push(Series {
+                    name: format!("{} slope {}", imp.label(), sig(slope, 3)),
+                    points: vec![(0.0, 0.0), (x_max, slope * x_max)],
+                    style: Style::Dashed,
+                    color: color(imp),
+                });
+            }
+            if i.implementation() != Implementation::Fox {
+                series.push(current_marker(i, (i.convergence_term(), now.overhead)));
+            }
+            Ok(Chart {
+                title: format!("Overhead f vs convergence term, M = {}", i.order()),
+                x: Axis::new("√N(√N+1)/4M (Dryad), √N(1+⌈log₂√N⌉)/4M (MS-MPI)", Scale::Linear),
+                y: Axis::new(axis_label("overhead"), Scale::Linear),
+                series,
+            })
+        }
+        other => Err(ModelError::Unknown { what: "chart", name: other.into(), known: vec!["time".into(), "efficiency".into(), "overhead".into()] }),
+    }
+}
+
+/// Table 2 of the paper, evaluated at the current N, M and rates.
+pub fn broadcast_table(i: &Inputs) -> Table {
+    let n = i.n() as f64;
+    let m = i.order();
+    let rows = [Implementation::Fox, Implementation::MsMpi, Implementation::Dryad]
+        .into_iter()
+        .map(|imp| {
+            let j = i.with(imp, i.n()).unwrap_or(*i);
+            let p = predict(&j);
+            let (algorithm, cost_formula, cost, rate_formula) = match imp {
+                Implementation::Fox => ("pipeline", "M² T_comm", m * m * j.t_element(), "√N / M"),
+                Implementation::MsMpi => (
+                    "binomial tree",
+                    "⌈log₂ N⌉ M² T_comm",
+                    f64::from(ceil_log2(i.n())) * m * m * j.t_element(),
+                    "√N (1 + ⌈log₂ √N⌉) / 4M",
+                ),
+                Implementation::Dryad => ("flat tree", "N M² (T_comm + T_io)", n * m * m * j.t_element(), "√N (√N + 1) / 4M"),
+            };
+            Row {
+                cells: vec![
+                    imp.label().into(),
+                    algorithm.into(),
+                    cost_formula.into(),
+                    sig(cost, 4),
+                    sig(p.t_bcast, 4),
+                    rate_formula.into(),
+                    sig(j.convergence_term(), 4),
+                    sig(j.convergence_term() * j.overhead_slope(), 4),
+                    sig(p.overhead, 4),
+                ],
+                status: if imp == i.implementation() { Status::Current } else { Status::Plain },
+                remark: None,
+            }
+        })
+        .collect();
+    Table {
+        id: "table2",
+        title: format!("Table 2, live: broadcast algorithms at N = {}, M = {}", i.n(), m),
+        caption: "Table 2's broadcast cost of an M × M matrix over N processes and its convergence rate of the parallel overhead, beside this model's per-iteration broadcast of an m × m block within a mesh row. With zero start-up and scheduling, f equals rate × slope exactly.".into(),
+        columns: [
+            "implementation",
+            "broadcast",
+            "Table 2 cost",
+            "cost (s)",
+            "model: per iteration (s)",
+            "convergence rate",
+            "rate",
+            "rate × slope",
+            "f (model)",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+        notes: vec![format!(
+            "slope = (T_comm + T_io)/T_flops for Dryad, T_comm/T_flops for MPI and Fox; ⌈log₂⌉ as in SPEC: the binomial tree takes whole rounds."
+        )],
+    }
+}

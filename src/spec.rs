@@ -1,0 +1,389 @@
+//! The declarative description of a model: its parameters, outputs, presets,
+//! charts and notes. This is the single source of truth from which the page
+//! builds its forms, the URL hash its state, the CLI its arguments, and the
+//! validator its messages.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ParamError, Problem};
+
+/// How a numeric axis or slider is best explored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scale {
+    Linear,
+    Log,
+}
+
+/// The closed or half-open interval a numeric parameter must lie in.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Range {
+    pub min: f64,
+    /// When true, `min` itself is not allowed (times that must be positive).
+    pub min_exclusive: bool,
+    pub max: f64,
+}
+
+impl Range {
+    /// `min <= x <= max`.
+    pub const fn closed(min: f64, max: f64) -> Self {
+        Range { min, min_exclusive: false, max }
+    }
+
+    /// `0 < x <= max`.
+    pub const fn positive(max: f64) -> Self {
+        Range { min: 0.0, min_exclusive: true, max }
+    }
+
+    pub fn contains(&self, x: f64) -> bool {
+        let above = if self.min_exclusive { x > self.min } else { x >= self.min };
+        above && x <= self.max
+    }
+}
+
+impl fmt::Display for Range {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let op = if self.min_exclusive { "<" } else { "≤" };
+        write!(f, "{} {op} value ≤ {}", num(self.min), num(self.max))
+    }
+}
+
+/// Shortest text that reads back as the same number, in plain or
+/// scientific notation, whichever is shorter.
+pub fn num(x: f64) -> String {
+    let plain = format!("{x}");
+    let sci = format!("{x:e}");
+    if sci.len() < plain.len() {
+        sci
+    } else {
+        plain
+    }
+}
+
+/// What kind of value a parameter takes.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum ParamKind {
+    Number {
+        default: f64,
+        range: Range,
+        scale: Scale,
+        integer: bool,
+        /// When set, the page also shows 1/value in this unit (a rate for a
+        /// per-item time, e.g. "flop/s" beside "s/flop").
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reciprocal_unit: Option<&'static str>,
+    },
+    Choice {
+        default: &'static str,
+        options: &'static [ChoiceOption],
+    },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ChoiceOption {
+    pub value: &'static str,
+    pub label: &'static str,
+}
+
+/// A parameter that only matters for some values of a choice parameter.
+#[derive(Debug, Clone, Serialize)]
+pub struct AppliesWhen {
+    pub key: &'static str,
+    pub values: &'static [&'static str],
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ParamSpec {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub unit: &'static str,
+    #[serde(flatten)]
+    pub kind: ParamKind,
+    pub help: &'static str,
+    /// Where in the paper the parameter comes from, e.g. "eq. (5)".
+    pub reference: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applies_when: Option<AppliesWhen>,
+}
+
+impl ParamSpec {
+    /// The default as a value.
+    pub fn default_value(&self) -> Value {
+        match &self.kind {
+            ParamKind::Number { default, .. } => Value::Num(*default),
+            ParamKind::Choice { default, .. } => Value::Choice((*default).to_string()),
+        }
+    }
+
+    /// A sentence naming what is valid, for error messages.
+    pub fn valid(&self) -> String {
+        match &self.kind {
+            ParamKind::Number { range, integer, .. } => {
+                let what = if *integer { "an integer" } else { "a number" };
+                let unit = if self.unit.is_empty() { String::new() } else { format!(" ({})", self.unit) };
+                format!("{what} with {range}{unit}")
+            }
+            ParamKind::Choice { options, .. } => {
+                let names: Vec<&str> = options.iter().map(|o| o.value).collect();
+                format!("one of {}", names.join(", "))
+            }
+        }
+    }
+
+    /// Checks one raw value against this spec.
+    pub fn parse(&self, raw: &RawValue) -> Result<Value, ParamError> {
+        let err = |problem| ParamError::new(self, problem);
+        match &self.kind {
+            ParamKind::Number { range, integer, .. } => {
+                let x = match raw {
+                    RawValue::Num(x) => *x,
+                    RawValue::Bool(b) => return Err(err(Problem::NotANumber(format!("{b}")))),
+                    RawValue::Text(s) => parse_number(s).map_err(err)?,
+                };
+                if !x.is_finite() {
+                    return Err(err(Problem::NotFinite));
+                }
+                if *integer && x.fract() != 0.0 {
+                    return Err(err(Problem::NotInteger(x)));
+                }
+                if !range.contains(x) {
+                    return Err(err(Problem::OutOfRange(x)));
+                }
+                Ok(Value::Num(x))
+            }
+            ParamKind::Choice { options, .. } => {
+                let s = match raw {
+                    RawValue::Text(s) => s.trim(),
+                    other => return Err(err(Problem::UnknownChoice(other.to_string()))),
+                };
+                match options.iter().find(|o| o.value == s) {
+                    Some(o) => Ok(Value::Choice(o.value.to_string())),
+                    None => Err(err(Problem::UnknownChoice(s.to_string()))),
+                }
+            }
+        }
+    }
+}
+
+/// Parses what a user typed. Accepts plain and scientific notation; rejects
+/// decimal commas, NaN and infinities with a message that says so.
+fn parse_number(text: &str) -> Result<f64, Problem> {
+    let s = text.trim();
+    if s.is_empty() {
+        return Err(Problem::Empty);
+    }
+    let lower = s.to_ascii_lowercase();
+    if lower.contains("nan") || lower.contains("inf") {
+        return Err(Problem::NotFinite);
+    }
+    if s.contains(',') {
+        return Err(Problem::NotANumber(format!("'{s}' (use a decimal point, not a comma)")));
+    }
+    s.parse::<f64>().map_err(|_| Problem::NotANumber(format!("'{s}'")))
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OutputSpec {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub unit: &'static str,
+    pub help: &'static str,
+}
+
+/// A named set of parameter values from a paper. Keys it leaves out keep
+/// whatever the user has.
+#[derive(Debug, Clone, Serialize)]
+pub struct Preset {
+    pub id: &'static str,
+    pub label: &'static str,
+    /// The table, figure or section the values come from.
+    pub source: &'static str,
+    pub note: &'static str,
+    pub values: &'static [(&'static str, PresetValue)],
+}
+
+/// Presets that come from one table or figure.
+#[derive(Debug, Clone, Serialize)]
+pub struct PresetGroup {
+    pub label: &'static str,
+    pub presets: &'static [Preset],
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(untagged)]
+pub enum PresetValue {
+    Num(f64),
+    Choice(&'static str),
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ChartSpec {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub caption: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelSpec {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub paper: &'static str,
+    pub summary: &'static str,
+    pub params: &'static [ParamSpec],
+    pub outputs: &'static [OutputSpec],
+    pub preset_groups: &'static [PresetGroup],
+    pub charts: &'static [ChartSpec],
+    /// Paragraphs the page shows under the form: how ambiguities of the paper
+    /// were resolved, and where the paper contradicts itself.
+    pub notes: &'static [&'static str],
+}
+
+impl ModelSpec {
+    pub fn param(&self, key: &str) -> Option<&ParamSpec> {
+        self.params.iter().find(|p| p.key == key)
+    }
+
+    pub fn presets(&self) -> impl Iterator<Item = &Preset> {
+        self.preset_groups.iter().flat_map(|g| g.presets.iter())
+    }
+
+    pub fn defaults(&self) -> Params {
+        Params {
+            values: self.params.iter().map(|p| (p.key, p.default_value())).collect(),
+        }
+    }
+
+    /// Validates raw user input: every key must be known, every value valid.
+    /// Missing keys take their defaults. Returns every problem at once, so a
+    /// form can mark all bad fields together.
+    pub fn parse(&self, raw: &RawParams) -> Result<Params, Vec<ParamError>> {
+        let mut errors: Vec<ParamError> = raw
+            .keys()
+            .filter(|k| self.param(k).is_none())
+            .map(|k| ParamError::unknown_key(self, k))
+            .collect();
+        let mut values = Vec::with_capacity(self.params.len());
+        for spec in self.params {
+            match raw.get(spec.key) {
+                None => values.push((spec.key, spec.default_value())),
+                Some(r) => match spec.parse(r) {
+                    Ok(v) => values.push((spec.key, v)),
+                    Err(e) => errors.push(e),
+                },
+            }
+        }
+        if errors.is_empty() {
+            Ok(Params { values })
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+/// A value as it arrives from a form, a URL, the CLI or JavaScript.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum RawValue {
+    Num(f64),
+    Bool(bool),
+    Text(String),
+}
+
+impl fmt::Display for RawValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RawValue::Num(x) => write!(f, "{}", num(*x)),
+            RawValue::Bool(b) => write!(f, "{b}"),
+            RawValue::Text(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+pub type RawParams = BTreeMap<String, RawValue>;
+
+/// A valid parameter value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Num(f64),
+    Choice(String),
+}
+
+/// A complete, validated parameter set: one value per parameter of a model,
+/// each inside its range. Only [`ModelSpec::parse`] and
+/// [`ModelSpec::defaults`] make one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Params {
+    values: Vec<(&'static str, Value)>,
+}
+
+impl Params {
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    /// A numeric parameter. `None` only if the model asks for a key it did
+    /// not declare, which the registry tests rule out.
+    pub fn num(&self, key: &str) -> Option<f64> {
+        match self.get(key) {
+            Some(Value::Num(x)) => Some(*x),
+            _ => None,
+        }
+    }
+
+    pub fn choice(&self, key: &str) -> Option<&str> {
+        match self.get(key) {
+            Some(Value::Choice(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The same set with one value replaced (for sweeps and charts). The new
+    /// value is the caller's responsibility to keep inside the range.
+    pub fn with(&self, key: &str, value: Value) -> Params {
+        let mut p = self.clone();
+        if let Some(slot) = p.values.iter_mut().find(|(k, _)| *k == key) {
+            slot.1 = value;
+        }
+        p
+    }
+}
+
+/// One named output value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OutValue {
+    Num(f64),
+    Bool(bool),
+    Array(Vec<f64>),
+}
+
+/// The named outputs of one evaluation, in the order of the spec.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Outputs(pub Vec<(&'static str, OutValue)>);
+
+impl Outputs {
+    pub fn num(&self, key: &str) -> Option<f64> {
+        self.0.iter().find_map(|(k, v)| match v {
+            OutValue::Num(x) if *k == key => Some(*x),
+            _ => None,
+        })
+    }
+}
+
+impl Serialize for Outputs {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            match v {
+                OutValue::Num(x) => map.serialize_entry(k, x)?,
+                OutValue::Bool(b) => map.serialize_entry(k, b)?,
+                OutValue::Array(a) => map.serialize_entry(k, a)?,
+            }
+        }
+        map.end()
+    }
+}

@@ -1,0 +1,95 @@
+//! The wasm-bindgen exports. No logic lives here: each export decodes its
+//! arguments, calls the core, and encodes the result. Failures cross as
+//! real JavaScript `Error` objects carrying the message and, where one
+//! parameter is at fault, its key (`error.key`) and every field problem
+//! (`error.fields`).
+
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+use crate::error::ModelError;
+use crate::models;
+use crate::spec::{RawParams, RawValue};
+
+fn encode<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| js_sys::Error::new(&e.to_string()).into())
+}
+
+fn error(message: &str) -> JsValue {
+    js_sys::Error::new(message).into()
+}
+
+fn model_error(e: &ModelError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    let fields = e.field_errors();
+    if let Some(first) = fields.first() {
+        // Setting a property on a fresh Error object cannot fail.
+        let _ = js_sys::Reflect::set(&err, &"key".into(), &first.key.as_str().into());
+    }
+    if let Ok(list) = encode(&fields) {
+        let _ = js_sys::Reflect::set(&err, &"fields".into(), &list);
+    }
+    err.into()
+}
+
+/// Accepts a plain object of numbers, strings or booleans. `null` and
+/// `undefined` values count as empty fields.
+fn decode_params(params: JsValue) -> Result<RawParams, JsValue> {
+    if params.is_undefined() || params.is_null() {
+        return Ok(RawParams::new());
+    }
+    if !params.is_object() || js_sys::Array::is_array(&params) {
+        return Err(error("params must be a plain object of parameter values, e.g. {N: 25}"));
+    }
+    let raw: std::collections::BTreeMap<String, Option<RawValue>> = serde_wasm_bindgen::from_value(params)
+        .map_err(|e| error(&format!("params must map parameter keys to numbers or strings: {e}")))?;
+    Ok(raw.into_iter().map(|(k, v)| (k, v.unwrap_or(RawValue::Text(String::new())))).collect())
+}
+
+/// The registry: every model with its parameters, outputs, presets, charts
+/// and notes.
+#[wasm_bindgen]
+pub fn models() -> Result<JsValue, JsValue> {
+    encode(&models::specs())
+}
+
+/// Evaluates a model; throws an `Error` naming the parameter at fault.
+#[wasm_bindgen]
+pub fn evaluate(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
+    let raw = decode_params(params)?;
+    let out = models::evaluate(model_id, &raw).map_err(|e| model_error(&e))?;
+    encode(&out)
+}
+
+/// Every field problem at once, as data: `[{key, message}]`, empty when the
+/// parameters evaluate. Throws only for an unknown model.
+#[wasm_bindgen]
+pub fn check(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
+    let raw = decode_params(params)?;
+    let problems = models::check(model_id, &raw).map_err(|e| model_error(&e))?;
+    encode(&problems)
+}
+
+/// The model's comparison and reproduction tables for these parameters.
+#[wasm_bindgen]
+pub fn tables(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
+    let raw = decode_params(params)?;
+    let out = models::tables(model_id, &raw).map_err(|e| model_error(&e))?;
+    encode(&out)
+}
+
+/// Draws chart `chart_id` on `canvas`. The canvas is expected in device
+/// pixels; `scale` (devicePixelRatio) enlarges fonts and strokes to match.
+#[wasm_bindgen(js_name = drawChart)]
+pub fn draw_chart(canvas: HtmlCanvasElement, model_id: &str, chart_id: &str, params: JsValue, scale: f64) -> Result<(), JsValue> {
+    let raw = decode_params(params)?;
+    let chart = models::chart(model_id, chart_id, &raw).map_err(|e| model_error(&e))?;
+    let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;
+    let scale = if scale.is_finite() && scale > 0.0 { scale.min(4.0) } else { 1.0 };
+    crate::chart::draw(&chart, &backend.into_drawing_area(), scale).map_err(|e| error(&e.to_string()))
+}

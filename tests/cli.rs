@@ -1,0 +1,93 @@
+//! The `isoperf` binary against the library: same numbers, to the bit.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use std::process::Command;
+
+use isoperf::models;
+use isoperf::spec::{OutValue, RawParams, RawValue};
+
+fn isoperf(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_isoperf")).args(args).output().expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn eval_prints_the_library_numbers_bit_for_bit() {
+    let cases: &[&[&str]] = &[
+        &[],
+        &["impl=msmpi", "N=100", "M=20000", "t_comm=6.4e-8"],
+        &["impl=fox", "N=1024", "M=65536", "t_flops=1e-10", "t_startup=1e-5"],
+        &["impl=dryad", "N=9", "M=3000", "t_io=3.3e-8", "t_scheduling=0.2", "t_startup=0.1163"],
+    ];
+    for args in cases {
+        let mut argv = vec!["eval", "pmm"];
+        argv.extend_from_slice(args);
+        let (code, stdout, stderr) = isoperf(&argv);
+        assert_eq!(code, 0, "{stderr}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+        let raw: RawParams = args
+            .iter()
+            .map(|a| {
+                let (k, v) = a.split_once('=').expect("k=v");
+                (k.to_string(), RawValue::Text(v.to_string()))
+            })
+            .collect();
+        let lib = models::evaluate("pmm", &raw).expect("valid");
+        assert_eq!(json.as_object().map(|o| o.len()), Some(lib.0.len()));
+        for (k, v) in &lib.0 {
+            if let OutValue::Num(x) = v {
+                let cli = json[k].as_f64().unwrap_or(f64::NAN);
+                assert_eq!(cli.to_bits(), x.to_bits(), "{k}: CLI {cli} vs library {x}");
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_and_a_nonzero_exit() {
+    for args in [
+        vec!["eval", "pmm", "N=30"],
+        vec!["eval", "pmm", "t_flops=-1"],
+        vec!["eval", "pmm", "impl=mpich"],
+        vec!["eval", "pmm", "M"],
+        vec!["eval", "nope"],
+        vec!["frobnicate"],
+    ] {
+        let (code, stdout, stderr) = isoperf(&args);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        assert!(stderr.starts_with("isoperf: "), "{args:?}: {stderr}");
+        if args.len() > 2 {
+            assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        }
+    }
+    let (_, _, stderr) = isoperf(&["eval", "pmm", "N=30"]);
+    assert!(stderr.contains("N: 30 is not a perfect square") && stderr.contains("25 and 36"), "{stderr}");
+}
+
+#[test]
+fn models_prints_the_registry() {
+    let (code, stdout, _) = isoperf(&["models"]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    let ids: Vec<&str> = json.as_array().expect("array").iter().filter_map(|m| m["id"].as_str()).collect();
+    let lib: Vec<&str> = models::specs().iter().map(|s| s.id).collect();
+    assert_eq!(ids, lib);
+}
+
+#[test]
+fn tables_and_charts_from_the_command_line() {
+    let (code, stdout, _) = isoperf(&["tables", "pmm", "N=36"]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(json[0]["id"], "table2");
+    assert_eq!(json[1]["id"], "table3");
+    let (code, stdout, _) = isoperf(&["chart", "pmm", "time"]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("<svg"));
+}

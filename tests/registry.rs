@@ -1,0 +1,130 @@
+//! The registry is consistent: every model's spec can drive a form, a URL
+//! and the CLI without surprises.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use std::collections::HashSet;
+
+use isoperf::chart::to_svg;
+use isoperf::models::{self, MODELS};
+use isoperf::spec::{ParamKind, PresetValue, RawParams, RawValue, Scale};
+
+#[test]
+fn model_ids_and_keys_are_unique() {
+    let ids: HashSet<&str> = MODELS.iter().map(|m| m.spec().id).collect();
+    assert_eq!(ids.len(), MODELS.len());
+    for m in MODELS {
+        let s = m.spec();
+        let keys: HashSet<&str> = s.params.iter().map(|p| p.key).collect();
+        assert_eq!(keys.len(), s.params.len(), "{}: duplicate parameter key", s.id);
+        let outs: HashSet<&str> = s.outputs.iter().map(|o| o.key).collect();
+        assert_eq!(outs.len(), s.outputs.len(), "{}: duplicate output key", s.id);
+        let charts: HashSet<&str> = s.charts.iter().map(|c| c.id).collect();
+        assert_eq!(charts.len(), s.charts.len());
+        let presets: HashSet<&str> = s.presets().map(|p| p.id).collect();
+        assert_eq!(presets.len(), s.presets().count());
+    }
+}
+
+#[test]
+fn defaults_are_inside_their_ranges_and_evaluate_to_finite_outputs() {
+    for m in MODELS {
+        let s = m.spec();
+        for p in s.params {
+            match &p.kind {
+                ParamKind::Number { default, range, scale, integer, .. } => {
+                    assert!(range.contains(*default), "{}.{}: default {default} outside {range}", s.id, p.key);
+                    assert!(range.min < range.max, "{}.{}", s.id, p.key);
+                    assert!(!*integer || default.fract() == 0.0, "{}.{}", s.id, p.key);
+                    if *scale == Scale::Log {
+                        assert!(range.max > 0.0, "{}.{}: a log scale needs positive values", s.id, p.key);
+                    }
+                }
+                ParamKind::Choice { default, options } => {
+                    assert!(options.iter().any(|o| o.value == *default), "{}.{}", s.id, p.key);
+                }
+            }
+            assert!(!p.help.is_empty() && !p.label.is_empty() && !p.reference.is_empty(), "{}.{}", s.id, p.key);
+            if let Some(w) = &p.applies_when {
+                match s.param(w.key).map(|q| &q.kind) {
+                    Some(ParamKind::Choice { options, .. }) => {
+                        assert!(w.values.iter().all(|v| options.iter().any(|o| o.value == *v)), "{}.{}", s.id, p.key)
+                    }
+                    _ => panic!("{}.{} applies_when names a non-choice parameter", s.id, p.key),
+                }
+            }
+        }
+        let out = models::evaluate(s.id, &RawParams::new()).unwrap_or_else(|e| panic!("{}: defaults fail: {e}", s.id));
+        let keys: Vec<&str> = out.0.iter().map(|(k, _)| *k).collect();
+        let spec_keys: Vec<&str> = s.outputs.iter().map(|o| o.key).collect();
+        assert_eq!(keys, spec_keys, "{}: outputs follow the spec", s.id);
+        for (k, v) in &out.0 {
+            if let isoperf::spec::OutValue::Num(x) = v {
+                assert!(x.is_finite(), "{}.{k} = {x}", s.id);
+            }
+        }
+    }
+}
+
+fn preset_params(values: &[(&str, PresetValue)]) -> RawParams {
+    values
+        .iter()
+        .map(|(k, v)| {
+            let raw = match v {
+                PresetValue::Num(x) => RawValue::Num(*x),
+                PresetValue::Choice(c) => RawValue::Text(c.to_string()),
+            };
+            (k.to_string(), raw)
+        })
+        .collect()
+}
+
+#[test]
+fn every_preset_names_known_keys_and_evaluates() {
+    for m in MODELS {
+        let s = m.spec();
+        for p in s.presets() {
+            for (k, _) in p.values {
+                assert!(s.param(k).is_some(), "{}: preset {} sets unknown key {k}", s.id, p.id);
+            }
+            models::evaluate(s.id, &preset_params(p.values)).unwrap_or_else(|e| panic!("{}: preset {} fails: {e}", s.id, p.id));
+        }
+    }
+}
+
+#[test]
+fn every_chart_renders_for_defaults_and_presets() {
+    for m in MODELS {
+        let s = m.spec();
+        let mut sets = vec![RawParams::new()];
+        sets.extend(s.presets().map(|p| preset_params(p.values)));
+        for raw in &sets {
+            for c in s.charts {
+                let chart = models::chart(s.id, c.id, raw).unwrap_or_else(|e| panic!("{}/{}: {e}", s.id, c.id));
+                assert!(chart.series.iter().any(|x| x.points.len() >= 2), "{}/{}: no curve", s.id, c.id);
+                let svg = to_svg(&chart, 640, 400).unwrap_or_else(|e| panic!("{}/{}: {e}", s.id, c.id));
+                assert!(svg.contains("<polyline") || svg.contains("<circle"), "{}/{}: nothing drawn", s.id, c.id);
+                assert!(!svg.contains("NaN"), "{}/{}: NaN in the SVG", s.id, c.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn unknown_models_and_charts_are_clear_errors() {
+    let e = models::evaluate("nope", &RawParams::new()).unwrap_err().to_string();
+    assert!(e.contains("unknown model 'nope'") && e.contains("pmm"), "{e}");
+    let e = models::chart("pmm", "nope", &RawParams::new()).unwrap_err().to_string();
+    assert!(e.contains("unknown chart") && e.contains("time"), "{e}");
+}
+
+#[test]
+fn the_registry_serialises_to_json() {
+    let json = serde_json::to_value(models::specs()).expect("serialisable");
+    let pmm = &json[0];
+    assert_eq!(pmm["id"], "pmm");
+    let n = pmm["params"].as_array().and_then(|ps| ps.iter().find(|p| p["key"] == "N")).expect("N");
+    assert_eq!(n["kind"], "number");
+    assert_eq!(n["integer"], true);
+    assert_eq!(n["range"]["min"], 1.0);
+}

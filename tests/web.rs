@@ -1,0 +1,98 @@
+//! The wasm boundary in headless Chromium: `models`, `evaluate`, `check`
+//! and `tables` as JavaScript sees them, errors as real `Error` objects.
+//! Run by `scripts/test.sh` (wasm-bindgen-test-runner + chromedriver).
+
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use isoperf::web;
+use js_sys::{Array, Error, Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &key.into()).expect("readable property")
+}
+
+fn params(pairs: &[(&str, JsValue)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in pairs {
+        Reflect::set(&o, &(*k).into(), v).expect("settable");
+    }
+    o.into()
+}
+
+#[wasm_bindgen_test]
+fn models_lists_pmm_with_its_parameters() {
+    let list: Array = web::models().expect("registry").dyn_into().expect("an array");
+    let pmm = list.iter().find(|m| get(m, "id").as_string().as_deref() == Some("pmm")).expect("pmm is registered");
+    let params: Array = get(&pmm, "params").dyn_into().expect("params array");
+    let keys: Vec<String> = params.iter().filter_map(|p| get(&p, "key").as_string()).collect();
+    assert_eq!(keys, ["impl", "N", "M", "t_flops", "t_comm", "t_io", "t_startup", "t_scheduling"]);
+    // Plain objects, not Maps: the page reads them with dot access.
+    assert!(get(&params.get(1), "range").is_object());
+    assert_eq!(get(&get(&params.get(1), "range"), "max").as_f64(), Some(1e6));
+}
+
+#[wasm_bindgen_test]
+fn evaluate_reproduces_table3_row1_across_the_boundary() {
+    let out = web::evaluate("pmm", JsValue::UNDEFINED).expect("defaults evaluate");
+    let m2 = get(&out, "coef_M2").as_f64().expect("number");
+    let m3 = get(&out, "coef_M3").as_f64().expect("number");
+    // Table 3, row "Dryad Tempest 25x1": 6.764e-8 M² + 9.259e-12 M³.
+    assert_eq!(format!("{m2:.3e} {m3:.3e}"), "6.764e-8 9.259e-12");
+    // The same bits as the core returns without the boundary.
+    let core = isoperf::models::evaluate("pmm", &Default::default()).unwrap();
+    assert_eq!(Some(m2), core.num("coef_M2"));
+    assert_eq!(Some(m3), core.num("coef_M3"));
+    assert_eq!(get(&out, "T").as_f64(), core.num("T"));
+    // Numbers and numeric strings are the same input.
+    let a = web::evaluate("pmm", params(&[("N", 36.0.into()), ("M", "20000".into())])).unwrap();
+    let b = web::evaluate("pmm", params(&[("N", "36".into()), ("M", 20000.0.into())])).unwrap();
+    assert_eq!(get(&a, "T").as_f64(), get(&b, "T").as_f64());
+    assert!(get(&a, "T").as_f64().unwrap() > 0.0);
+}
+
+#[wasm_bindgen_test]
+fn errors_are_js_error_objects_naming_the_parameter() {
+    let err = web::evaluate("pmm", params(&[("N", 30.0.into())])).expect_err("30 is not a square");
+    let e: Error = err.clone().dyn_into().expect("a real Error, not a string");
+    let msg: String = e.message().into();
+    assert!(msg.contains("N: 30 is not a perfect square") && msg.contains("25 and 36"), "{msg}");
+    assert_eq!(get(&err, "key").as_string().as_deref(), Some("N"));
+    let fields: Array = get(&err, "fields").dyn_into().expect("field list");
+    assert_eq!(fields.length(), 1);
+
+    for (key, value) in [("t_flops", JsValue::from(-1.0)), ("M", JsValue::from(f64::NAN)), ("impl", "mpich".into()), ("M", JsValue::NULL)] {
+        let err = web::evaluate("pmm", params(&[(key, value)])).expect_err("invalid");
+        assert!(err.is_instance_of::<Error>());
+        assert_eq!(get(&err, "key").as_string().as_deref(), Some(key));
+        let msg: String = err.unchecked_ref::<Error>().message().into();
+        assert!(msg.contains("expected"), "{msg}");
+    }
+
+    let err = web::evaluate("nope", JsValue::UNDEFINED).expect_err("unknown model");
+    assert!(err.is_instance_of::<Error>());
+    let err = web::evaluate("pmm", JsValue::from(3.0)).expect_err("params must be an object");
+    assert!(err.is_instance_of::<Error>());
+}
+
+#[wasm_bindgen_test]
+fn check_returns_every_field_problem_as_data() {
+    let list: Array = web::check("pmm", params(&[("N", (-1.0).into()), ("M", "x".into())])).unwrap().dyn_into().unwrap();
+    let keys: Vec<String> = list.iter().filter_map(|f| get(&f, "key").as_string()).collect();
+    assert_eq!(keys, ["N", "M"]);
+    let ok: Array = web::check("pmm", JsValue::UNDEFINED).unwrap().dyn_into().unwrap();
+    assert_eq!(ok.length(), 0);
+}
+
+#[wasm_bindgen_test]
+fn tables_cross_as_plain_objects() {
+    let list: Array = web::tables("pmm", JsValue::UNDEFINED).unwrap().dyn_into().unwrap();
+    let ids: Vec<String> = list.iter().filter_map(|t| get(&t, "id").as_string()).collect();
+    assert_eq!(ids, ["table2", "table3"]);
+    let rows: Array = get(&list.get(1), "rows").dyn_into().unwrap();
+    assert_eq!(rows.length(), 7);
+}

@@ -1,0 +1,388 @@
+// The page: forms, outputs, charts and tables generated from the model
+// registry that the wasm package exports. This file knows no model and no
+// parameter by name; everything it shows comes from `models()`.
+
+import init, { models, evaluate, check, tables, drawChart } from '../pkg/isoperf.js';
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'text') node.textContent = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+// ---- numbers ---------------------------------------------------------------
+
+const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+
+/** Four significant figures; × 10ⁿ notation far from 1. Never prints NaN. */
+export function formatNumber(x, digits = 4) {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
+  if (x === 0) return '0';
+  const a = Math.abs(x);
+  if (a >= 1e-3 && a < 1e6) {
+    const s = x.toPrecision(digits);
+    return s.includes('e') ? String(Number(s)) : s;
+  }
+  const [mant, exp] = x.toExponential(digits - 1).split('e');
+  const e = String(Number(exp)).replace(/./g, (c) => SUPERSCRIPT[c] ?? c);
+  return `${mant} × 10${e}`;
+}
+
+/** The text a number field shows for a value: exact, shortest. */
+const fieldText = (x) => String(x);
+
+// ---- state -------------------------------------------------------------------
+
+const registry = { models: [], byId: new Map() };
+const state = { model: null, values: {} }; // values: key -> text as typed (or choice value)
+
+function defaultsOf(model) {
+  const v = {};
+  for (const p of model.params) v[p.key] = p.kind === 'choice' ? p.default : fieldText(p.default);
+  return v;
+}
+
+function isDefault(p, text) {
+  if (p.kind === 'choice') return text === p.default;
+  const t = String(text).trim();
+  return t !== '' && Number(t) === p.default;
+}
+
+function readHash() {
+  const h = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const model = registry.byId.get(h.get('model')) ?? registry.models[0];
+  const values = defaultsOf(model);
+  for (const p of model.params) if (h.has(p.key)) values[p.key] = h.get(p.key);
+  return { model, values };
+}
+
+function writeHash() {
+  const h = new URLSearchParams();
+  h.set('model', state.model.id);
+  for (const p of state.model.params) {
+    const v = state.values[p.key];
+    if (!isDefault(p, v)) h.set(p.key, v);
+  }
+  const hash = '#' + h.toString();
+  if (hash !== location.hash) history.replaceState(null, '', hash);
+}
+
+/** Parameters as `evaluate` takes them: the typed text, validated in Rust. */
+const params = () => ({ ...state.values });
+
+// ---- building the page from the registry --------------------------------------
+
+function buildTabs() {
+  const nav = $('model-tabs');
+  nav.replaceChildren(
+    ...registry.models.map((m) =>
+      el('a', { href: `#model=${m.id}`, class: 'tab', 'data-model': m.id, title: m.paper, text: m.title }),
+    ),
+  );
+}
+
+function buildPresets(model) {
+  const select = $('preset');
+  select.replaceChildren(el('option', { value: '', text: '— choose values from the paper —' }));
+  for (const g of model.preset_groups) {
+    select.append(el('optgroup', { label: g.label }, g.presets.map((p) => el('option', { value: p.id, text: p.label }))));
+  }
+  $('preset-note').textContent = '';
+}
+
+function optionLabels(model, when) {
+  const p = model.params.find((q) => q.key === when.key);
+  return when.values.map((v) => p?.options.find((o) => o.value === v)?.label.split(' (')[0] ?? v).join(', ');
+}
+
+function buildForm(model) {
+  const form = $('form');
+  form.replaceChildren();
+  for (const p of model.params) {
+    const id = `f-${p.key}`;
+    const errorId = `${id}-error`;
+    const helpId = `${id}-help`;
+    const field = el('div', { class: 'field', 'data-key': p.key });
+    const unit = p.unit ? el('span', { class: 'unit', text: p.unit }) : null;
+    if (p.kind === 'choice') {
+      const group = el('fieldset', { class: 'choice', 'aria-describedby': `${helpId} ${errorId}` },
+        el('legend', {}, p.label),
+        p.options.map((o) =>
+          el('label', { class: 'choice-option' },
+            el('input', { type: 'radio', name: p.key, value: o.value, 'data-key': p.key }),
+            el('span', { text: o.label }))));
+      field.append(group);
+    } else {
+      field.append(
+        el('label', { for: id }, el('span', { class: 'label-text', text: p.label }), unit),
+        el('input', {
+          id, name: p.key, 'data-key': p.key, type: 'text', inputmode: 'decimal', spellcheck: 'false',
+          autocomplete: 'off', 'aria-describedby': `${helpId} ${errorId}`,
+        }),
+        el('div', { class: 'hint', id: `${id}-hint` }),
+      );
+    }
+    field.append(
+      el('p', { class: 'help', id: helpId }, p.help, p.reference ? el('span', { class: 'ref', text: ` (${p.reference})` }) : null),
+      el('p', { class: 'field-error', id: errorId, role: 'alert' }),
+    );
+    form.append(field);
+  }
+  form.addEventListener('input', onEdit);
+  form.addEventListener('change', onEdit);
+}
+
+function fillForm() {
+  const form = $('form');
+  for (const p of state.model.params) {
+    const v = state.values[p.key];
+    if (p.kind === 'choice') {
+      for (const r of form.querySelectorAll(`input[name="${CSS.escape(p.key)}"]`)) r.checked = r.value === v;
+    } else {
+      const input = form.querySelector(`#f-${CSS.escape(p.key)}`);
+      if (input.value !== v) input.value = v;
+    }
+  }
+}
+
+function buildCharts(model) {
+  const box = $('charts');
+  box.replaceChildren(
+    ...model.charts.map((c) =>
+      el('figure', { class: 'chart', 'data-chart': c.id },
+        el('canvas', { role: 'img', 'aria-label': c.title }),
+        el('p', { class: 'chart-error', role: 'status' }),
+        el('figcaption', {}, el('strong', { text: c.title + '. ' }), c.caption))),
+  );
+}
+
+function showModel(model) {
+  state.model = model;
+  document.title = `isoperf — ${model.title}`;
+  $('model-title').textContent = model.title;
+  $('model-paper').textContent = model.paper;
+  $('model-summary').textContent = model.summary;
+  $('notes').replaceChildren(...model.notes.map((n) => el('li', { text: n })));
+  for (const t of document.querySelectorAll('.tab')) t.setAttribute('aria-current', t.dataset.model === model.id ? 'page' : 'false');
+  buildPresets(model);
+  buildForm(model);
+  buildCharts(model);
+}
+
+// ---- updating ------------------------------------------------------------------
+
+function onEdit(event) {
+  const key = event.target?.dataset?.key;
+  if (!key) return;
+  state.values[key] = event.target.value;
+  $('preset').value = '';
+  $('preset-note').textContent = '';
+  update();
+}
+
+function applyPreset(id) {
+  const preset = state.model.preset_groups.flatMap((g) => g.presets).find((p) => p.id === id);
+  if (!preset) return;
+  for (const [key, value] of preset.values) state.values[key] = typeof value === 'number' ? fieldText(value) : value;
+  $('preset-note').textContent = `${preset.source}. ${preset.note}`;
+  fillForm();
+  update();
+}
+
+function showFieldErrors(problems) {
+  const byKey = new Map(problems.map((p) => [p.key, p.message]));
+  for (const field of document.querySelectorAll('#form .field')) {
+    const msg = byKey.get(field.dataset.key) ?? '';
+    field.classList.toggle('invalid', msg !== '');
+    field.querySelector('.field-error').textContent = msg;
+    for (const input of field.querySelectorAll('input')) input.setAttribute('aria-invalid', msg ? 'true' : 'false');
+  }
+  const unplaced = problems.filter((p) => !state.model.params.some((q) => q.key === p.key));
+  return unplaced.map((p) => p.message);
+}
+
+function updateApplicability() {
+  for (const p of state.model.params) {
+    const field = document.querySelector(`#form .field[data-key="${CSS.escape(p.key)}"]`);
+    const when = p.applies_when;
+    const applies = !when || when.values.includes(state.values[when.key]);
+    field.classList.toggle('inapplicable', !applies);
+    const hint = field.querySelector('.hint');
+    if (hint && when) hint.dataset.applies = applies ? '' : `not used: applies to ${optionLabels(state.model, when)} only`;
+  }
+}
+
+function updateHints() {
+  for (const p of state.model.params) {
+    if (p.kind !== 'number') continue;
+    const hint = document.querySelector(`#f-${CSS.escape(p.key)}-hint`);
+    const x = Number(String(state.values[p.key]).trim());
+    let text = '';
+    if (p.reciprocal_unit && Number.isFinite(x) && x > 0) text = `= ${formatNumber(1 / x)} ${p.reciprocal_unit}`;
+    const applies = hint.dataset.applies;
+    hint.textContent = [text, applies].filter(Boolean).join(' · ');
+  }
+}
+
+function renderOutputs(out) {
+  const box = $('outputs');
+  box.replaceChildren(
+    ...state.model.outputs.map((o) => {
+      const v = out?.[o.key];
+      const shown = Array.isArray(v) ? v.map((x) => formatNumber(x)).join(', ') : typeof v === 'boolean' ? (v ? 'yes' : 'no') : formatNumber(v);
+      return el('div', { class: 'output', 'data-output': o.key, title: o.help },
+        el('span', { class: 'output-label', text: o.label }),
+        el('span', { class: 'output-value' }, el('output', { text: shown }), o.unit && out ? el('span', { class: 'unit', text: ' ' + o.unit }) : null),
+        el('span', { class: 'output-help', text: o.help }));
+    }),
+  );
+}
+
+function renderTables(list) {
+  $('tables').replaceChildren(
+    ...list.map((t) =>
+      el('section', { class: 'table-card', 'data-table': t.id },
+        el('h3', { text: t.title }),
+        el('p', { class: 'caption', text: t.caption }),
+        el('div', { class: 'table-scroll' },
+          el('table', {},
+            el('thead', {}, el('tr', {}, t.columns.map((c) => el('th', { scope: 'col', text: c })))),
+            el('tbody', {}, t.rows.flatMap((r) => [
+              el('tr', { class: `row-${r.status}` }, r.cells.map((c, i) => el(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row', text: c } : { text: c }))),
+              r.remark ? el('tr', { class: 'remark' }, el('td', { colspan: t.columns.length, text: r.remark })) : null,
+            ])))),
+        t.notes.map((n) => el('p', { class: 'table-note', text: n })))),
+  );
+}
+
+let chartFrame = 0;
+function scheduleCharts(enabled) {
+  cancelAnimationFrame(chartFrame);
+  chartFrame = requestAnimationFrame(() => drawCharts(enabled));
+}
+
+function drawCharts(enabled) {
+  const dpr = window.devicePixelRatio || 1;
+  for (const fig of document.querySelectorAll('#charts .chart')) {
+    const canvas = fig.querySelector('canvas');
+    const note = fig.querySelector('.chart-error');
+    fig.classList.toggle('stale', !enabled);
+    if (!enabled) {
+      note.textContent = 'Not drawn: fix the highlighted field.';
+      continue;
+    }
+    const w = Math.max(240, Math.round(canvas.clientWidth));
+    const h = Math.round(w * 0.62);
+    canvas.style.height = `${h}px`;
+    canvas.width = Math.round(w * dpr);
+    canvas.height = Math.round(h * dpr);
+    try {
+      drawChart(canvas, state.model.id, fig.dataset.chart, params(), dpr);
+      note.textContent = '';
+    } catch (e) {
+      note.textContent = e.message;
+      canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
+    }
+  }
+}
+
+function setStatus(lines) {
+  const s = $('status');
+  s.hidden = lines.length === 0;
+  s.textContent = lines.join(' ');
+}
+
+function update() {
+  writeHash();
+  updateApplicability();
+  updateHints();
+  const p = params();
+  let problems;
+  try {
+    problems = check(state.model.id, p);
+  } catch (e) {
+    problems = [{ key: '', message: e.message }];
+  }
+  const general = showFieldErrors(problems);
+  if (problems.length) {
+    setStatus(['No results while a field is invalid: fix the highlighted field.', ...general]);
+    renderOutputs(null);
+    $('outputs').classList.add('stale');
+    scheduleCharts(false);
+    return;
+  }
+  try {
+    renderOutputs(evaluate(state.model.id, p));
+    renderTables(tables(state.model.id, p));
+    setStatus([]);
+    $('outputs').classList.remove('stale');
+    scheduleCharts(true);
+  } catch (e) {
+    setStatus([e.message]);
+    renderOutputs(null);
+    scheduleCharts(false);
+  }
+}
+
+function loadFromHash() {
+  const { model, values } = readHash();
+  if (state.model !== model) showModel(model);
+  state.values = values;
+  fillForm();
+  update();
+}
+
+// ---- start -------------------------------------------------------------------
+
+async function main() {
+  await init();
+  registry.models = models();
+  registry.byId = new Map(registry.models.map((m) => [m.id, m]));
+  buildTabs();
+  $('preset').addEventListener('change', (e) => applyPreset(e.target.value));
+  $('reset').addEventListener('click', () => {
+    state.values = defaultsOf(state.model);
+    fillForm();
+    update();
+  });
+  $('copy-link').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      $('copy-status').textContent = 'Link copied.';
+    } catch {
+      $('copy-status').textContent = 'Copy the address bar: it holds this view.';
+    }
+  });
+  window.addEventListener('hashchange', loadFromHash);
+  let width = 0;
+  new ResizeObserver(([entry]) => {
+    const w = Math.round(entry.contentRect.width);
+    if (w !== width) {
+      width = w;
+      if (state.model) scheduleCharts(!$('outputs').classList.contains('stale'));
+    }
+  }).observe($('charts'));
+  matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.('change', () => scheduleCharts(true));
+  $('loading').remove();
+  $('model').hidden = false;
+  loadFromHash();
+  $('app').setAttribute('aria-busy', 'false');
+  // For authors and tests: the same exports the page uses.
+  window.isoperf = { models, evaluate, check, tables };
+}
+
+main().catch((e) => {
+  $('app').setAttribute('aria-busy', 'false');
+  const msg = $('loading') ?? $('app').appendChild(el('p'));
+  msg.className = 'fatal';
+  msg.textContent = `isoperf could not start: ${e.message}`;
+});
