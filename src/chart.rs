@@ -47,12 +47,24 @@ pub struct Series {
     pub color: usize,
 }
 
+/// Where the legend goes: the corner the curves leave empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Corner {
+    #[default]
+    UpperRight,
+    UpperLeft,
+    LowerLeft,
+    LowerRight,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Chart {
     pub title: String,
     pub x: Axis,
     pub y: Axis,
     pub series: Vec<Series>,
+    pub legend: Corner,
 }
 
 /// Colour-blind-safe (Okabe–Ito) series colours.
@@ -181,7 +193,12 @@ where
         }
     }
     ctx.configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
+        .position(match chart.legend {
+            Corner::UpperRight => SeriesLabelPosition::UpperRight,
+            Corner::UpperLeft => SeriesLabelPosition::UpperLeft,
+            Corner::LowerLeft => SeriesLabelPosition::LowerLeft,
+            Corner::LowerRight => SeriesLabelPosition::LowerRight,
+        })
         .background_style(WHITE.mix(0.85))
         .border_style(GRID)
         .label_font(font(11.0))
@@ -237,6 +254,7 @@ mod tests {
             x: Axis::new("x", Scale::Linear),
             y: Axis::new("y", Scale::Log),
             series: vec![Series { name: "s".into(), points: vec![(1.0, f64::NAN), (2.0, -1.0)], style: Style::Line, color: 0 }],
+            legend: Corner::default(),
         };
         assert_eq!(to_svg(&c, 300, 200), Err(DrawError::NoData));
     }

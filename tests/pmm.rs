@@ -222,8 +222,10 @@ fn non_square_n_names_the_nearest_squares() {
 #[test]
 fn bad_values_name_the_parameter_and_the_valid_range() {
     let cases: &[(&str, &str, &str)] = &[
-        ("t_flops", "0", "0 < value"),
-        ("t_flops", "-1e-9", "0 < value"),
+        ("t_flops", "0", "1e-18 ≤ value"),
+        ("t_flops", "-1e-9", "1e-18 ≤ value"),
+        ("t_flops", "1e-320", "1e-18 ≤ value"),
+        ("t_comm", "1e400", "NaN"),
         ("t_comm", "NaN", "NaN"),
         ("t_comm", "inf", "infinity"),
         ("t_io", "-1", "0 ≤ value"),
@@ -261,6 +263,34 @@ fn every_field_problem_is_reported_at_once() {
     let e = error_of(&[("N", "-1"), ("M", "x"), ("t_flops", "0")]);
     let keys: Vec<String> = e.field_errors().into_iter().map(|f| f.key).collect();
     assert_eq!(keys, ["N", "M", "t_flops"]);
+}
+
+#[test]
+fn every_corner_of_the_valid_ranges_evaluates_to_finite_outputs() {
+    let mut count = 0;
+    for imp in ["dryad", "msmpi", "fox"] {
+        for (n, m) in [("1", "1"), ("1", "1e7"), ("1000000", "1000"), ("1000000", "1e7")] {
+            for tf in ["1e-18", "1"] {
+                for tc in ["1e-18", "1"] {
+                    for tio in ["0", "1"] {
+                        for ts in ["0", "100"] {
+                            for tsched in ["0", "100"] {
+                                let p = raw(&[("impl", imp), ("N", n), ("M", m), ("t_flops", tf), ("t_comm", tc), ("t_io", tio), ("t_startup", ts), ("t_scheduling", tsched)]);
+                                let out = models::evaluate("pmm", &p).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+                                for (k, v) in out.0 {
+                                    if let isoperf::spec::OutValue::Num(x) = v {
+                                        assert!(x.is_finite() && x >= 0.0, "{k} = {x} at {p:?}");
+                                    }
+                                }
+                                count += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(count, 3 * 4 * 32);
 }
 
 fn implementation() -> impl Strategy<Value = Implementation> {
@@ -318,4 +348,14 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn check_reports_model_rules_beside_invalid_fields() {
+    // N = 30 breaks a model rule, t_flops = abc a field rule: both at once.
+    let problems = models::check("pmm", &raw(&[("N", "30"), ("t_flops", "abc")])).unwrap();
+    let keys: Vec<&str> = problems.iter().map(|f| f.key.as_str()).collect();
+    assert_eq!(keys, ["N", "t_flops"]);
+    assert!(problems[0].message.contains("25 and 36"));
+    assert!(models::check("pmm", &raw(&[("N", "36")])).unwrap().is_empty());
 }

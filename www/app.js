@@ -27,11 +27,9 @@ const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴',
 export function formatNumber(x, digits = 4) {
   if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
   if (x === 0) return '0';
-  const a = Math.abs(x);
-  if (a >= 1e-3 && a < 1e6) {
-    const s = x.toPrecision(digits);
-    return s.includes('e') ? String(Number(s)) : s;
-  }
+  // The decade after rounding, so 999999.9 becomes 1.000 × 10⁶, not 1000000.
+  const decade = Math.floor(Math.log10(Math.abs(Number(x.toPrecision(digits)))));
+  if (decade >= -3 && decade < digits) return x.toPrecision(digits);
   const [mant, exp] = x.toExponential(digits - 1).split('e');
   const e = String(Number(exp)).replace(/./g, (c) => SUPERSCRIPT[c] ?? c);
   return `${mant} × 10${e}`;
@@ -51,10 +49,13 @@ function defaultsOf(model) {
   return v;
 }
 
+/** Decimal notation only, as Rust parses it: "0x19" is not 25. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
 function isDefault(p, text) {
   if (p.kind === 'choice') return text === p.default;
   const t = String(text).trim();
-  return t !== '' && Number(t) === p.default;
+  return DECIMAL.test(t) && Number(t) === p.default;
 }
 
 function readHash() {
@@ -227,10 +228,19 @@ function updateHints() {
     const hint = document.querySelector(`#f-${CSS.escape(p.key)}-hint`);
     const x = Number(String(state.values[p.key]).trim());
     let text = '';
-    if (p.reciprocal_unit && Number.isFinite(x) && x > 0) text = `= ${formatNumber(1 / x)} ${p.reciprocal_unit}`;
+    if (p.reciprocal_unit && x > 0 && Number.isFinite(1 / x)) text = `= ${formatNumber(1 / x)} ${p.reciprocal_unit}`;
     const applies = hint.dataset.applies;
     hint.textContent = [text, applies].filter(Boolean).join(' · ');
   }
+}
+
+const DURATIONS = [[365.25 * 86400, 'years'], [86400, 'days'], [3600, 'h'], [60, 'min']];
+
+/** "≈ 1.6 h" for a time in seconds long enough to be hard to read in s. */
+function humanDuration(seconds) {
+  if (typeof seconds !== 'number' || !(seconds >= 120)) return '';
+  const [size, unit] = DURATIONS.find(([size]) => seconds >= 2 * size) ?? DURATIONS[DURATIONS.length - 1];
+  return `≈ ${formatNumber(seconds / size, 3)} ${unit}`;
 }
 
 function renderOutputs(out) {
@@ -242,6 +252,7 @@ function renderOutputs(out) {
       return el('div', { class: 'output', 'data-output': o.key, title: o.help },
         el('span', { class: 'output-label', text: o.label }),
         el('span', { class: 'output-value' }, el('output', { text: shown }), o.unit && out ? el('span', { class: 'unit', text: ' ' + o.unit }) : null),
+        o.unit === 's' && out ? el('span', { class: 'output-human', text: humanDuration(v) }) : null,
         el('span', { class: 'output-help', text: o.help }));
     }),
   );
@@ -265,19 +276,22 @@ function renderTables(list) {
 }
 
 let chartFrame = 0;
-function scheduleCharts(enabled) {
+function scheduleCharts() {
   cancelAnimationFrame(chartFrame);
-  chartFrame = requestAnimationFrame(() => drawCharts(enabled));
+  chartFrame = requestAnimationFrame(drawCharts);
 }
 
-function drawCharts(enabled) {
+/** Why there are no results, or '' when there are. */
+let blocked = '';
+
+function drawCharts() {
   const dpr = window.devicePixelRatio || 1;
   for (const fig of document.querySelectorAll('#charts .chart')) {
     const canvas = fig.querySelector('canvas');
     const note = fig.querySelector('.chart-error');
-    fig.classList.toggle('stale', !enabled);
-    if (!enabled) {
-      note.textContent = 'Not drawn: fix the highlighted field.';
+    fig.classList.toggle('stale', blocked !== '');
+    if (blocked) {
+      note.textContent = `Not drawn: ${blocked}`;
       continue;
     }
     const w = Math.max(240, Math.round(canvas.clientWidth));
@@ -313,24 +327,27 @@ function update() {
     problems = [{ key: '', message: e.message }];
   }
   const general = showFieldErrors(problems);
+  const atFields = problems.length - general.length;
   if (problems.length) {
-    setStatus(['No results while a field is invalid: fix the highlighted field.', ...general]);
-    renderOutputs(null);
-    $('outputs').classList.add('stale');
-    scheduleCharts(false);
+    showResults(null, atFields ? `fix the highlighted field${atFields > 1 ? 's' : ''}.` : general.join(' '));
     return;
   }
   try {
-    renderOutputs(evaluate(state.model.id, p));
-    renderTables(tables(state.model.id, p));
-    setStatus([]);
-    $('outputs').classList.remove('stale');
-    scheduleCharts(true);
+    showResults({ outputs: evaluate(state.model.id, p), tables: tables(state.model.id, p) }, '');
   } catch (e) {
-    setStatus([e.message]);
-    renderOutputs(null);
-    scheduleCharts(false);
+    showResults(null, e.message);
   }
+}
+
+/** Shows results, or the reason there are none (outputs blank, tables and charts dimmed). */
+function showResults(results, reason) {
+  blocked = reason;
+  setStatus(reason ? [`No results: ${reason}`] : []);
+  renderOutputs(results?.outputs ?? null);
+  if (results) renderTables(results.tables);
+  for (const id of ['outputs', 'tables']) $(id).classList.toggle('stale', Boolean(reason));
+  $('tables').setAttribute('aria-hidden', reason ? 'true' : 'false');
+  scheduleCharts();
 }
 
 function loadFromHash() {
@@ -342,6 +359,14 @@ function loadFromHash() {
 }
 
 // ---- start -------------------------------------------------------------------
+
+/** Redraws when the window moves to a screen of another pixel ratio. */
+function watchPixelRatio() {
+  matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener('change', () => {
+    if (state.model) scheduleCharts();
+    watchPixelRatio();
+  }, { once: true });
+}
 
 async function main() {
   await init();
@@ -368,10 +393,10 @@ async function main() {
     const w = Math.round(entry.contentRect.width);
     if (w !== width) {
       width = w;
-      if (state.model) scheduleCharts(!$('outputs').classList.contains('stale'));
+      if (state.model) scheduleCharts();
     }
   }).observe($('charts'));
-  matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.('change', () => scheduleCharts(true));
+  watchPixelRatio();
   $('loading').remove();
   $('model').hidden = false;
   loadFromHash();

@@ -58,7 +58,25 @@ pub fn evaluate(id: &str, raw: &RawParams) -> Result<Outputs, ModelError> {
 pub fn check(id: &str, raw: &RawParams) -> Result<Vec<FieldError>, ModelError> {
     match evaluate(id, raw) {
         Ok(_) => Ok(Vec::new()),
-        Err(e @ ModelError::Params(_)) => Ok(e.field_errors()),
+        Err(ModelError::Params(mut errors)) => {
+            // The model's own rules (N a perfect square, ...) run only on a
+            // complete valid set. To report them for the fields that are valid
+            // on their own, check again with the invalid fields at defaults.
+            let mut patched = raw.clone();
+            for e in &errors {
+                patched.remove(&e.key);
+            }
+            if patched.len() < raw.len() {
+                if let Err(ModelError::Params(more)) = evaluate(id, &patched) {
+                    let fresh: Vec<_> = more.into_iter().filter(|m| raw.contains_key(&m.key) && !errors.iter().any(|e| e.key == m.key)).collect();
+                    errors.extend(fresh);
+                }
+            }
+            let model = find(id)?;
+            let order = |key: &str| model.spec().params.iter().position(|p| p.key == key).unwrap_or(usize::MAX);
+            errors.sort_by_key(|e| order(&e.key));
+            Ok(ModelError::Params(errors).field_errors())
+        }
         Err(e @ ModelError::Unknown { .. }) => Err(e),
         Err(e) => Ok(vec![FieldError { key: String::new(), message: e.to_string() }]),
     }

@@ -266,12 +266,17 @@ pub fn predict(i: &Inputs) -> Prediction {
     let t_compute = 2.0 * m * m * m * i.t_flops;
     let t = q * (t_sched + t_bcast + t_roll + t_compute);
     let t_seq = 2.0 * i.order * i.order * i.order * i.t_flops;
+    // N T(N) - T_seq is exactly N √N (scheduling + broadcast + roll), since
+    // √N · 2m³ T_flops = T_seq / N. Summing the non-negative terms instead of
+    // subtracting keeps f ≥ 0 and accurate when it is tiny.
+    let overhead = n * q * (t_sched + t_bcast + t_roll) / t_seq;
+    let efficiency = 1.0 / (1.0 + overhead);
     Prediction {
         t,
         t_seq,
-        speedup: t_seq / t,
-        efficiency: t_seq / (n * t),
-        overhead: n * t / t_seq - 1.0,
+        speedup: n * efficiency,
+        efficiency,
+        overhead,
         coef_m2,
         coef_m3: 2.0 / n * i.t_flops,
         t_sched,
@@ -328,7 +333,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "t_flops",
         label: "T_flops",
         unit: "s/flop",
-        kind: per_item(1.0 / 8.64e9, Range::positive(1.0), "flop/s"),
+        kind: per_item(1.0 / 8.64e9, Range::closed(1e-18, 1.0), "flop/s"),
         help: "Time per floating-point operation of the block multiply (eq. 3).",
         reference: "eq. (3), Table 3",
         applies_when: None,
@@ -337,7 +342,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "t_comm",
         label: "T_comm",
         unit: "s/element",
-        kind: per_item(1.0 / 8.87e6, Range::positive(1.0), "elements/s"),
+        kind: per_item(1.0 / 8.87e6, Range::closed(1e-18, 1.0), "elements/s"),
         help: "Time to send one matrix element (8 bytes) between two processes (Hockney model). Table 3 gives Dryad's T_io + T_comm as one rate.",
         reference: "eq. (1), (8), Table 3",
         applies_when: None,

@@ -1,6 +1,6 @@
 //! Charts and the live Table 2 of the PMM model.
 
-use crate::chart::{Axis, Chart, Series, Style};
+use crate::chart::{Axis, Chart, Corner, Series, Style};
 use crate::error::ModelError;
 use crate::format::sig;
 use crate::spec::Scale;
@@ -72,7 +72,13 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
                 Axis::new(axis_label("T"), Scale::Log)
             };
             let title = if efficiency { "Efficiency vs N" } else { "T(N) vs N" };
-            Ok(Chart { title: format!("{title}, M = {}", i.order()), x: Axis::new(axis_label("N"), Scale::Log), y, series })
+            Ok(Chart {
+                title: format!("{title}, M = {}", i.order()),
+                x: Axis::new(axis_label("N"), Scale::Log),
+                y,
+                series,
+                legend: if efficiency { Corner::LowerLeft } else { Corner::UpperRight },
+            })
         }
         "overhead" => {
             let mut series = Vec::new();
@@ -99,6 +105,7 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
                 x: Axis::new("√N(√N+1)/4M (Dryad), √N(1+⌈log₂√N⌉)/4M (MS-MPI)", Scale::Linear),
                 y: Axis::new(axis_label("overhead"), Scale::Linear),
                 series,
+                legend: Corner::UpperLeft,
             })
         }
         other => Err(ModelError::Unknown { what: "chart", name: other.into(), known: vec!["time".into(), "efficiency".into(), "overhead".into()] }),

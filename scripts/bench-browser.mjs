@@ -1,0 +1,10 @@
+import { chromium } from 'playwright-core';
+import { serve } from './serve.mjs';
+const { server, url } = await serve();
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const page = await browser.newPage();
+page.on('console', (m) => console.log('console', m.type(), m.text()));
+await page.goto(url + 'www/bench.html');
+await page.waitForFunction(() => window.benchResults, null, { timeout: 120000 });
+console.log(JSON.stringify(await page.evaluate(() => window.benchResults), null, 1));
+await browser.close(); server.close();

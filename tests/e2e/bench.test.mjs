@@ -1,0 +1,33 @@
+// The browser bench page runs to the end and reports a figure for every
+// model operation. No timing is asserted: figures are for the closing note.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { startEnv, stopEnv } from './helpers.mjs';
+
+let env;
+before(async () => { env = await startEnv(); });
+after(async () => { await stopEnv(env); });
+
+test('www/bench.html times every operation of every model', async () => {
+  const page = await env.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  try {
+    await page.goto(`${env.url}www/bench.html`);
+    await page.waitForFunction(() => window.benchResults, null, { timeout: 60_000 });
+    const { results, models } = await page.evaluate(async () => {
+      const pkg = await import('/pkg/isoperf.js');
+      return { results: window.benchResults, models: pkg.models() };
+    });
+    const expected = models.reduce((n, m) => n + 2 + m.charts.length, 0);
+    assert.equal(results.length, expected);
+    for (const r of results) assert.ok(Number.isFinite(r.us) && r.us >= 0 && r.calls > 0, JSON.stringify(r));
+    assert.equal(await page.textContent('#bench-status'), 'Done.');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});

@@ -1,0 +1,269 @@
+// Shared helpers for the end-to-end tests: one static server, one headless
+// Chromium and one browser context per test file, a fresh page per test,
+// and a record of everything the page says (console, page errors, requests).
+
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { serve, ROOT } from '../../scripts/serve.mjs';
+
+export { ROOT };
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The native CLI (built by `cargo build`); tests that need it skip without it. */
+export const CLI = process.env.ISOPERF_CLI ?? join(ROOT, 'target', 'debug', 'isoperf');
+export const hasCli = () => existsSync(CLI);
+
+function newestUnder(dir) {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestUnder(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * A hint for failure messages when the wasm package or the CLI is older than
+ * the Rust sources (both are build products the tests do not rebuild).
+ */
+export function buildStaleness() {
+  try {
+    const src = newestUnder(join(ROOT, 'src'));
+    const notes = [];
+    const wasm = join(ROOT, 'pkg', 'isoperf_bg.wasm');
+    if (existsSync(wasm) && statSync(wasm).mtimeMs < src) notes.push('pkg/ is older than src/ (run `bash scripts/build.sh`)');
+    if (existsSync(CLI) && statSync(CLI).mtimeMs < src) notes.push(`${CLI} is older than src/ (run \`cargo build\`)`);
+    return notes.length ? ` [note: ${notes.join('; ')}]` : '';
+  } catch {
+    return '';
+  }
+}
+
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  // Nothing but the loopback server resolves: a request elsewhere fails fast.
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
+];
+
+/**
+ * Starts the static server, a browser and one browser context (so one
+ * viewport and device scale factor per test file). Call from `before`; pass
+ * the result to `stopEnv` in `after`.
+ */
+export async function startEnv({ viewport = { width: 1280, height: 1000 }, deviceScaleFactor = 1 } = {}) {
+  const { server, url } = await serve(ROOT, 0);
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    const context = await browser.newContext({ viewport, deviceScaleFactor });
+    return { server, url, browser, context };
+  } catch (e) {
+    await browser?.close().catch(() => {});
+    server.close();
+    throw e;
+  }
+}
+
+export async function stopEnv(env) {
+  if (!env) return;
+  await env.browser?.close().catch(() => {});
+  await new Promise((ok) => {
+    env.server.closeAllConnections?.();
+    env.server.close(() => ok());
+  });
+}
+
+/**
+ * Opens the page in a fresh tab and waits until it is ready (`window.isoperf`
+ * exposed and the outputs rendered).
+ *
+ * Returns { page, log, close } where `log` holds every console message, page
+ * error, request URL, failed request and HTTP error response.
+ */
+export async function openPage(env, { hash = '', waitReady = true } = {}) {
+  const page = await env.context.newPage();
+  const log = { console: [], pageErrors: [], requests: [], failed: [], badResponses: [] };
+  page.on('console', (m) => log.console.push({ type: m.type(), text: m.text() }));
+  page.on('pageerror', (e) => log.pageErrors.push(e.message));
+  page.on('request', (r) => log.requests.push(r.url()));
+  page.on('requestfailed', (r) => log.failed.push(`${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) log.badResponses.push(`${r.status()} ${r.url()}`);
+  });
+  const close = () => page.close().catch(() => {});
+  try {
+    await page.goto(env.url + (hash ? (hash.startsWith('#') ? hash : `#${hash}`) : ''), { waitUntil: 'commit' });
+    if (waitReady) await waitReadyState(page);
+  } catch (e) {
+    await close();
+    const details = [...log.pageErrors, ...log.console.filter((m) => m.type === 'error').map((m) => m.text)];
+    throw new Error(`${e.message}${details.length ? `\npage said:\n${details.join('\n')}` : ''}`);
+  }
+  return { page, log, close };
+}
+
+/** The page is ready when it exposes `window.isoperf` and shows its outputs. */
+export async function waitReadyState(page) {
+  await page.waitForFunction(() => window.isoperf && document.querySelector('#outputs .output output'), null, { timeout: 10_000 });
+}
+
+/** Text of every output, keyed by output key: { T: '55.24', coef_M2: '6.764 × 10⁻⁸', ... }. */
+export function outputTexts(page) {
+  return page.$$eval('#outputs .output[data-output]', (els) =>
+    Object.fromEntries(els.map((e) => [e.dataset.output, e.querySelector('output').textContent])),
+  );
+}
+
+const SUPER = { '⁻': '-', '⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8', '⁹': '9' };
+
+/**
+ * Reads a displayed number back: "6.764 × 10⁻⁸" -> 6.764e-8, "55.24" -> 55.24.
+ * Returns NaN for anything that is not a displayed number ("—", "yes").
+ */
+export function parseDisplayed(text) {
+  const s = String(text).trim();
+  const m = /^(-?\d+(?:\.\d+)?) × 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$/.exec(s);
+  if (m) return Number(`${m[1]}e${[...m[2]].map((c) => SUPER[c]).join('')}`);
+  if (/^-?\d+(?:\.\d+)?$/.test(s)) return Number(s);
+  return NaN;
+}
+
+/** True when `text` shows `value` to the page's four significant figures. */
+export function showsValue(text, value) {
+  const shown = parseDisplayed(text);
+  if (!Number.isFinite(shown)) return false;
+  if (value === 0) return shown === 0;
+  return Math.abs(shown - value) <= 5.0001e-4 * Math.abs(value);
+}
+
+/** Evaluates the model in the page through `window.isoperf.evaluate`. */
+export function evaluateInPage(page, model, params) {
+  return page.evaluate(([m, p]) => window.isoperf.evaluate(m, p), [model, params]);
+}
+
+/** The page's own formatter (the module is cached, so importing it does not restart the page). */
+export function formatInPage(page, values) {
+  return page.evaluate(async (vals) => {
+    const { formatNumber } = await import('/www/app.js');
+    return Object.fromEntries(Object.entries(vals).map(([k, v]) => [k, formatNumber(v)]));
+  }, values);
+}
+
+/**
+ * The page's visible text (innerText skips hidden elements and input values),
+ * minus the text of the elements matching `exclude`.
+ */
+export function visibleText(page, { exclude = [] } = {}) {
+  return page.evaluate((sel) => {
+    let text = document.body.innerText;
+    for (const s of sel) {
+      for (const el of document.querySelectorAll(s)) {
+        const t = el.innerText;
+        if (t) text = text.split(t).join('');
+      }
+    }
+    return text;
+  }, exclude);
+}
+
+/**
+ * Opens a fresh page, runs `fn({ page, log })`, then checks that the
+ * page raised no uncaught error and logged no console error along the way,
+ * and closes the page whatever happened.
+ */
+export async function withPage(env, opts, fn) {
+  const p = await openPage(env, opts);
+  try {
+    await fn(p);
+    const problems = [...p.log.pageErrors.map((m) => `pageerror: ${m}`), ...p.log.console.filter((m) => m.type === 'error').map((m) => `console.error: ${m.text}`)];
+    if (problems.length) throw new Error(`the page reported problems:\n${problems.join('\n')}`);
+  } finally {
+    await p.close();
+  }
+}
+
+/** Every problem the page reported: errors, warnings, failed or refused requests. */
+export function pageProblems(log) {
+  return [
+    ...log.pageErrors.map((m) => `pageerror: ${m}`),
+    ...log.console.filter((m) => m.type === 'error' || m.type === 'warning').map((m) => `console.${m.type}: ${m.text}`),
+    ...log.failed.map((m) => `request failed: ${m}`),
+    ...log.badResponses.map((m) => `HTTP ${m}`),
+  ];
+}
+
+/**
+ * Resolves after two animation frames: the page draws its charts in the frame
+ * after an update, so by then every chart reflects the current form.
+ */
+export function afterFrames(page) {
+  return page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok()))));
+}
+
+/** The URL hash as a plain object. */
+export async function hashParams(page) {
+  const hash = await page.evaluate(() => location.hash);
+  return Object.fromEntries(new URLSearchParams(hash.replace(/^#/, '')));
+}
+
+/** State of every chart: { id: { stale, note, width, height, clientWidth, clientHeight } }. */
+export function chartStates(page) {
+  return page.$$eval('#charts figure.chart[data-chart]', (figs) =>
+    Object.fromEntries(
+      figs.map((f) => {
+        const c = f.querySelector('canvas');
+        return [f.dataset.chart, {
+          stale: f.classList.contains('stale'),
+          note: f.querySelector('.chart-error')?.textContent ?? '',
+          width: c.width, height: c.height, clientWidth: c.clientWidth, clientHeight: c.clientHeight,
+        }];
+      }),
+    ),
+  );
+}
+
+/**
+ * Everything a test looks at, read in one round trip: outputs, field errors,
+ * invalid fields, the status banner, charts and the hash.
+ */
+export function snapshot(page) {
+  return page.evaluate(() => {
+    const outputs = Object.fromEntries(
+      [...document.querySelectorAll('#outputs .output[data-output]')].map((e) => [e.dataset.output, e.querySelector('output').textContent]),
+    );
+    const fields = Object.fromEntries(
+      [...document.querySelectorAll('#form .field[data-key]')].map((f) => {
+        const err = f.querySelector('.field-error');
+        return [f.dataset.key, {
+          invalid: f.classList.contains('invalid'),
+          error: err.textContent,
+          errorVisible: err.checkVisibility(),
+          ariaInvalid: [...f.querySelectorAll('input')].map((i) => i.getAttribute('aria-invalid')),
+        }];
+      }),
+    );
+    const status = document.getElementById('status');
+    const charts = Object.fromEntries(
+      [...document.querySelectorAll('#charts figure.chart[data-chart]')].map((f) => [f.dataset.chart, {
+        stale: f.classList.contains('stale'),
+        note: f.querySelector('.chart-error')?.textContent ?? '',
+      }]),
+    );
+    return {
+      outputs,
+      fields,
+      invalid: Object.keys(fields).filter((k) => fields[k].invalid),
+      status: { hidden: status.hidden, text: status.textContent },
+      charts,
+      hash: Object.fromEntries(new URLSearchParams(location.hash.replace(/^#/, ''))),
+    };
+  });
+}

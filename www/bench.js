@@ -1,0 +1,55 @@
+// Times the wasm exports the page calls on every keystroke. Generic: it
+// benchmarks every model and chart of the registry at its defaults.
+import init, { models, evaluate, tables, drawChart } from '../pkg/isoperf.js';
+
+const BATCHES = 15;
+
+/** Median time per call in µs, over batches sized to take ~20 ms each. */
+function time(fn) {
+  let n = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) fn();
+    if (performance.now() - t0 > 20 || n > 1e6) break;
+    n *= 2;
+  }
+  const per = [];
+  for (let b = 0; b < BATCHES; b++) {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) fn();
+    per.push(((performance.now() - t0) * 1000) / n);
+  }
+  per.sort((a, b) => a - b);
+  return { us: per[Math.floor(per.length / 2)], calls: n * BATCHES };
+}
+
+function format(us) {
+  return us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toPrecision(3)} µs`;
+}
+
+async function main() {
+  await init();
+  const canvas = document.getElementById('bench-canvas');
+  const body = document.querySelector('#bench-results tbody');
+  const results = [];
+  for (const m of models()) {
+    const cases = [
+      [`${m.id}: evaluate`, () => evaluate(m.id, {})],
+      [`${m.id}: tables`, () => tables(m.id, {})],
+      ...m.charts.map((c) => [`${m.id}: draw chart ${c.id} (${canvas.width}×${canvas.height} px)`, () => drawChart(canvas, m.id, c.id, {}, 2)]),
+    ];
+    for (const [name, fn] of cases) {
+      const r = time(fn);
+      results.push({ name, ...r });
+      const tr = document.createElement('tr');
+      for (const text of [name, format(r.us), String(r.calls)]) tr.append(Object.assign(document.createElement('td'), { textContent: text }));
+      body.append(tr);
+    }
+  }
+  document.getElementById('bench-status').textContent = 'Done.';
+  window.benchResults = results;
+}
+
+main().catch((e) => {
+  document.getElementById('bench-status').textContent = `Benchmark failed: ${e.message}`;
+});
