@@ -131,9 +131,15 @@ fn extent(axis: &Axis, values: impl Iterator<Item = f64>) -> Option<Range<f64>> 
 
 /// Draws `chart` on `area`. `scale` multiplies every length (fonts, strokes,
 /// margins) so a canvas sized in device pixels stays sharp on HiDPI screens.
-pub fn draw<DB: DrawingBackend>(chart: &Chart, area: &DrawingArea<DB, plotters::coord::Shift>, scale: f64) -> Result<(), DrawError> {
-    let xr = extent(&chart.x, chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.0))).ok_or(DrawError::NoData)?;
-    let yr = extent(&chart.y, chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.1))).ok_or(DrawError::NoData)?;
+pub fn draw<DB: DrawingBackend>(
+    chart: &Chart,
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    scale: f64,
+) -> Result<(), DrawError> {
+    let xr =
+        extent(&chart.x, chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.0))).ok_or(DrawError::NoData)?;
+    let yr =
+        extent(&chart.y, chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.1))).ok_or(DrawError::NoData)?;
     area.fill(&WHITE).map_err(backend_err)?;
     match (chart.x.scale, chart.y.scale) {
         (Scale::Linear, Scale::Linear) => draw_in(chart, area, scale, xr, yr),
@@ -143,7 +149,13 @@ pub fn draw<DB: DrawingBackend>(chart: &Chart, area: &DrawingArea<DB, plotters::
     }
 }
 
-fn draw_in<DB, X, Y>(chart: &Chart, area: &DrawingArea<DB, plotters::coord::Shift>, scale: f64, x: X, y: Y) -> Result<(), DrawError>
+fn draw_in<DB, X, Y>(
+    chart: &Chart,
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    scale: f64,
+    x: X,
+    y: Y,
+) -> Result<(), DrawError>
 where
     DB: DrawingBackend,
     X: AsRangedCoord<Value = f64>,
@@ -184,12 +196,16 @@ where
             Style::Line => ctx.draw_series(LineSeries::new(pts, color.stroke_width(stroke))),
             Style::Dashed => ctx.draw_series(DashedLineSeries::new(pts, px(6.0), px(4.0), color.stroke_width(stroke))),
             Style::Points => ctx.draw_series(pts.into_iter().map(|p| Circle::new(p, px(3.0), color.filled()))),
-            Style::Marker => ctx.draw_series(pts.into_iter().map(|p| Circle::new(p, px(6.0), color.stroke_width(stroke)))),
+            Style::Marker => {
+                ctx.draw_series(pts.into_iter().map(|p| Circle::new(p, px(6.0), color.stroke_width(stroke))))
+            }
         }
         .map_err(backend_err)?;
         if s.style != Style::Marker && !name.is_empty() {
             let (w, h) = (px(18.0), px(4.0));
-            drawn.label(name).legend(move |(lx, ly)| Rectangle::new([(lx, ly - h / 2), (lx + w, ly + h / 2)], color.filled()));
+            drawn
+                .label(name)
+                .legend(move |(lx, ly)| Rectangle::new([(lx, ly - h / 2), (lx + w, ly + h / 2)], color.filled()));
         }
     }
     ctx.configure_series_labels()
@@ -253,7 +269,12 @@ mod tests {
             title: "t".into(),
             x: Axis::new("x", Scale::Linear),
             y: Axis::new("y", Scale::Log),
-            series: vec![Series { name: "s".into(), points: vec![(1.0, f64::NAN), (2.0, -1.0)], style: Style::Line, color: 0 }],
+            series: vec![Series {
+                name: "s".into(),
+                points: vec![(1.0, f64::NAN), (2.0, -1.0)],
+                style: Style::Line,
+                color: 0,
+            }],
             legend: Corner::default(),
         };
         assert_eq!(to_svg(&c, 300, 200), Err(DrawError::NoData));

@@ -94,10 +94,9 @@ impl ModelError {
     /// Field-level problems as data: `[{key, message}]`.
     pub fn field_errors(&self) -> Vec<FieldError> {
         match self {
-            ModelError::Params(es) => es
-                .iter()
-                .map(|e| FieldError { key: e.key.clone(), message: e.message() })
-                .collect(),
+            ModelError::Params(es) => {
+                es.iter().map(|e| FieldError { key: e.key.clone(), message: e.message() }).collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -113,10 +112,9 @@ impl fmt::Display for ModelError {
             ModelError::Unknown { what, name, known } => {
                 write!(f, "unknown {what} '{name}'; known: {}", known.join(", "))
             }
-            ModelError::NonFinite { output } => write!(
-                f,
-                "{output} is too large to represent for these parameters; reduce the problem size"
-            ),
+            ModelError::NonFinite { output } => {
+                write!(f, "{output} is too large to represent for these parameters; reduce the problem size")
+            }
         }
     }
 }

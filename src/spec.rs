@@ -253,20 +253,15 @@ impl ModelSpec {
     }
 
     pub fn defaults(&self) -> Params {
-        Params {
-            values: self.params.iter().map(|p| (p.key, p.default_value())).collect(),
-        }
+        Params { values: self.params.iter().map(|p| (p.key, p.default_value())).collect() }
     }
 
     /// Validates raw user input: every key must be known, every value valid.
     /// Missing keys take their defaults. Returns every problem at once, so a
     /// form can mark all bad fields together.
     pub fn parse(&self, raw: &RawParams) -> Result<Params, Vec<ParamError>> {
-        let mut errors: Vec<ParamError> = raw
-            .keys()
-            .filter(|k| self.param(k).is_none())
-            .map(|k| ParamError::unknown_key(self, k))
-            .collect();
+        let mut errors: Vec<ParamError> =
+            raw.keys().filter(|k| self.param(k).is_none()).map(|k| ParamError::unknown_key(self, k)).collect();
         let mut values = Vec::with_capacity(self.params.len());
         for spec in self.params {
             match raw.get(spec.key) {

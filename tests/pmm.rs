@@ -4,9 +4,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use isoperf::error::ModelError;
-use isoperf::models::{self, pmm};
 use isoperf::models::pmm::reference::{reproduce, reproduced};
-use isoperf::models::pmm::{predict, Implementation, Inputs, TABLE3, TABLE3_RTOL};
+use isoperf::models::pmm::{predict, Implementation, Inputs, Rates, TABLE3, TABLE3_RTOL};
+use isoperf::models::{self, pmm};
 use isoperf::spec::{RawParams, RawValue};
 use proptest::prelude::*;
 
@@ -89,7 +89,10 @@ fn the_table3_panel_flags_exactly_the_inconsistent_rows() {
 /// (√N+1)/2 · T_startup per iteration that eq. (4) drops.
 fn dryad_eq5(n: f64, m: f64, tf: f64, tc: f64, tio: f64, ts: f64, tsched: f64) -> f64 {
     let q = n.sqrt();
-    q * (n + 1.0) / 2.0 * tsched + (q + 1.0) * m * m / (2.0 * q) * (tio + tc) + 2.0 * m.powi(3) / n * tf + q * (q + 1.0) / 2.0 * ts
+    q * (n + 1.0) / 2.0 * tsched
+        + (q + 1.0) * m * m / (2.0 * q) * (tio + tc)
+        + 2.0 * m.powi(3) / n * tf
+        + q * (q + 1.0) / 2.0 * ts
 }
 
 /// Eq. (4): √N times the per-iteration sum, with m = M/√N.
@@ -101,7 +104,8 @@ fn dryad_eq4(n: f64, m_order: f64, tf: f64, tc: f64, tio: f64, tsched: f64) -> f
 
 #[allow(clippy::too_many_arguments)]
 fn inputs(imp: Implementation, n: u64, m: f64, tf: f64, tc: f64, tio: f64, ts: f64, tsched: f64) -> Inputs {
-    Inputs::new(imp, n, m, tf, tc, tio, ts, tsched).expect("valid inputs")
+    let rates = Rates { t_flops: tf, t_comm: tc, t_io: tio, t_startup: ts, t_scheduling: tsched };
+    Inputs::new(imp, n, m, rates).expect("valid inputs")
 }
 
 #[test]
@@ -109,7 +113,9 @@ fn eq4_and_eq5_agree_with_the_model() {
     for q in [1u64, 2, 3, 5, 10, 31, 100] {
         let n = q * q;
         for m in [q as f64, 1000.0, 16000.0, 123457.0] {
-            for (tf, tc, tio, tsched) in [(1.0 / 8.64e9, 1.0 / 8.87e6, 0.0, 0.0), (1e-9, 5e-8, 3e-8, 0.02), (2e-10, 1e-6, 1e-7, 1.5)] {
+            for (tf, tc, tio, tsched) in
+                [(1.0 / 8.64e9, 1.0 / 8.87e6, 0.0, 0.0), (1e-9, 5e-8, 3e-8, 0.02), (2e-10, 1e-6, 1e-7, 1.5)]
+            {
                 let t = predict(&inputs(Implementation::Dryad, n, m, tf, tc, tio, 0.0, tsched)).t;
                 let e4 = dryad_eq4(n as f64, m, tf, tc, tio, tsched);
                 let e5 = dryad_eq5(n as f64, m, tf, tc, tio, 0.0, tsched);
@@ -275,7 +281,16 @@ fn every_corner_of_the_valid_ranges_evaluates_to_finite_outputs() {
                     for tio in ["0", "1"] {
                         for ts in ["0", "100"] {
                             for tsched in ["0", "100"] {
-                                let p = raw(&[("impl", imp), ("N", n), ("M", m), ("t_flops", tf), ("t_comm", tc), ("t_io", tio), ("t_startup", ts), ("t_scheduling", tsched)]);
+                                let p = raw(&[
+                                    ("impl", imp),
+                                    ("N", n),
+                                    ("M", m),
+                                    ("t_flops", tf),
+                                    ("t_comm", tc),
+                                    ("t_io", tio),
+                                    ("t_startup", ts),
+                                    ("t_scheduling", tsched),
+                                ]);
                                 let out = models::evaluate("pmm", &p).unwrap_or_else(|e| panic!("{p:?}: {e}"));
                                 for (k, v) in out.0 {
                                     if let isoperf::spec::OutValue::Num(x) = v {

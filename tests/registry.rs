@@ -87,7 +87,8 @@ fn every_preset_names_known_keys_and_evaluates() {
             for (k, _) in p.values {
                 assert!(s.param(k).is_some(), "{}: preset {} sets unknown key {k}", s.id, p.id);
             }
-            models::evaluate(s.id, &preset_params(p.values)).unwrap_or_else(|e| panic!("{}: preset {} fails: {e}", s.id, p.id));
+            models::evaluate(s.id, &preset_params(p.values))
+                .unwrap_or_else(|e| panic!("{}: preset {} fails: {e}", s.id, p.id));
         }
     }
 }

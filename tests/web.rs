@@ -65,7 +65,12 @@ fn errors_are_js_error_objects_naming_the_parameter() {
     let fields: Array = get(&err, "fields").dyn_into().expect("field list");
     assert_eq!(fields.length(), 1);
 
-    for (key, value) in [("t_flops", JsValue::from(-1.0)), ("M", JsValue::from(f64::NAN)), ("impl", "mpich".into()), ("M", JsValue::NULL)] {
+    for (key, value) in [
+        ("t_flops", JsValue::from(-1.0)),
+        ("M", JsValue::from(f64::NAN)),
+        ("impl", "mpich".into()),
+        ("M", JsValue::NULL),
+    ] {
         let err = web::evaluate("pmm", params(&[(key, value)])).expect_err("invalid");
         assert!(err.is_instance_of::<Error>());
         assert_eq!(get(&err, "key").as_string().as_deref(), Some(key));
@@ -81,7 +86,8 @@ fn errors_are_js_error_objects_naming_the_parameter() {
 
 #[wasm_bindgen_test]
 fn check_returns_every_field_problem_as_data() {
-    let list: Array = web::check("pmm", params(&[("N", (-1.0).into()), ("M", "x".into())])).unwrap().dyn_into().unwrap();
+    let list: Array =
+        web::check("pmm", params(&[("N", (-1.0).into()), ("M", "x".into())])).unwrap().dyn_into().unwrap();
     let keys: Vec<String> = list.iter().filter_map(|f| get(&f, "key").as_string()).collect();
     assert_eq!(keys, ["N", "M"]);
     let ok: Array = web::check("pmm", JsValue::UNDEFINED).unwrap().dyn_into().unwrap();

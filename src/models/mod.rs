@@ -68,7 +68,10 @@ pub fn check(id: &str, raw: &RawParams) -> Result<Vec<FieldError>, ModelError> {
             }
             if patched.len() < raw.len() {
                 if let Err(ModelError::Params(more)) = evaluate(id, &patched) {
-                    let fresh: Vec<_> = more.into_iter().filter(|m| raw.contains_key(&m.key) && !errors.iter().any(|e| e.key == m.key)).collect();
+                    let fresh: Vec<_> = more
+                        .into_iter()
+                        .filter(|m| raw.contains_key(&m.key) && !errors.iter().any(|e| e.key == m.key))
+                        .collect();
                     errors.extend(fresh);
                 }
             }

@@ -86,7 +86,13 @@ pub fn tables(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
 /// Draws chart `chart_id` on `canvas`. The canvas is expected in device
 /// pixels; `scale` (devicePixelRatio) enlarges fonts and strokes to match.
 #[wasm_bindgen(js_name = drawChart)]
-pub fn draw_chart(canvas: HtmlCanvasElement, model_id: &str, chart_id: &str, params: JsValue, scale: f64) -> Result<(), JsValue> {
+pub fn draw_chart(
+    canvas: HtmlCanvasElement,
+    model_id: &str,
+    chart_id: &str,
+    params: JsValue,
+    scale: f64,
+) -> Result<(), JsValue> {
     let raw = decode_params(params)?;
     let chart = models::chart(model_id, chart_id, &raw).map_err(|e| model_error(&e))?;
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;

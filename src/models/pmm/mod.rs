@@ -21,9 +21,9 @@
 //! scheduling and start-up are zero.
 //!
 //! ```
-//! use isoperf::models::pmm::{predict, Implementation, Inputs};
+//! use isoperf::models::pmm::{predict, Implementation, Inputs, Rates};
 //! // Table 3, row "Dryad Tempest 25x1": 8.64e9 flop/s, 8.87e6 elements/s.
-//! let i = Inputs::new(Implementation::Dryad, 25, 16000.0, 1.0 / 8.64e9, 1.0 / 8.87e6, 0.0, 0.0, 0.0).unwrap();
+//! let i = Inputs::new(Implementation::Dryad, 25, 16000.0, Rates::measured(8.64e9, 8.87e6)).unwrap();
 //! let p = predict(&i);
 //! assert_eq!(format!("{:.3e}", p.coef_m2), "6.764e-8");
 //! assert_eq!(format!("{:.3e}", p.coef_m3), "9.259e-12");
@@ -90,45 +90,54 @@ pub fn ceil_log2(n: u64) -> u32 {
 pub const MAX_PROCESSES: f64 = 1_000_000.0;
 pub const MAX_ORDER: f64 = 10_000_000.0;
 
-/// Valid inputs of the PMM model: N a perfect square, M ≥ √N, times
-/// non-negative and the per-flop and per-element times positive.
+/// The machine and runtime: per-item times of the Hockney model and the
+/// runtime's per-message and per-task overheads, all in seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rates {
+    /// Per floating-point operation.
+    pub t_flops: f64,
+    /// Per matrix element sent.
+    pub t_comm: f64,
+    /// Per element through Dryad's file pipe, on top of `t_comm`.
+    pub t_io: f64,
+    /// Per message.
+    pub t_startup: f64,
+    /// Per scheduled task.
+    pub t_scheduling: f64,
+}
+
+impl Rates {
+    /// Table 3's form: a flop rate and an element rate, nothing else.
+    pub fn measured(flop_rate: f64, element_rate: f64) -> Rates {
+        Rates { t_flops: 1.0 / flop_rate, t_comm: 1.0 / element_rate, t_io: 0.0, t_startup: 0.0, t_scheduling: 0.0 }
+    }
+}
+
+/// Valid inputs of the PMM model: N a perfect square, M ≥ √N, every time
+/// inside its parameter's range.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Inputs {
     implementation: Implementation,
     n: u64,
     sqrt_n: u64,
     order: f64,
-    t_flops: f64,
-    t_comm: f64,
-    t_io: f64,
-    t_startup: f64,
-    t_scheduling: f64,
+    rates: Rates,
 }
 
 impl Inputs {
     /// # Errors
     /// A [`ParamError`] naming the first parameter out of its range, or N
     /// that is not a perfect square (with the nearest squares), or M < √N.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        implementation: Implementation,
-        n: u64,
-        order: f64,
-        t_flops: f64,
-        t_comm: f64,
-        t_io: f64,
-        t_startup: f64,
-        t_scheduling: f64,
-    ) -> Result<Inputs, ParamError> {
+    pub fn new(implementation: Implementation, n: u64, order: f64, rates: Rates) -> Result<Inputs, ParamError> {
         let spec = &SPEC;
         let raw = [
             ("N", n as f64),
             ("M", order),
-            ("t_flops", t_flops),
-            ("t_comm", t_comm),
-            ("t_io", t_io),
-            ("t_startup", t_startup),
-            ("t_scheduling", t_scheduling),
+            ("t_flops", rates.t_flops),
+            ("t_comm", rates.t_comm),
+            ("t_io", rates.t_io),
+            ("t_startup", rates.t_startup),
+            ("t_scheduling", rates.t_scheduling),
         ];
         for (key, x) in raw {
             if let Some(p) = spec.param(key) {
@@ -156,29 +165,27 @@ impl Inputs {
                 format!("an integer from √N = {sqrt_n} to {}", crate::spec::num(MAX_ORDER)),
             ));
         }
-        Ok(Inputs { implementation, n, sqrt_n, order, t_flops, t_comm, t_io, t_startup, t_scheduling })
+        Ok(Inputs { implementation, n, sqrt_n, order, rates })
     }
 
     fn from_params(p: &Params) -> Result<Inputs, ModelError> {
         let missing = |key: &'static str| ModelError::Unknown { what: "parameter", name: key.into(), known: vec![] };
         let num = |key: &'static str| p.num(key).ok_or_else(|| missing(key));
         let implementation = p.choice("impl").and_then(Implementation::from_key).ok_or_else(|| missing("impl"))?;
-        Ok(Inputs::new(
-            implementation,
-            num("N")? as u64,
-            num("M")?,
-            num("t_flops")?,
-            num("t_comm")?,
-            num("t_io")?,
-            num("t_startup")?,
-            num("t_scheduling")?,
-        )?)
+        let rates = Rates {
+            t_flops: num("t_flops")?,
+            t_comm: num("t_comm")?,
+            t_io: num("t_io")?,
+            t_startup: num("t_startup")?,
+            t_scheduling: num("t_scheduling")?,
+        };
+        Ok(Inputs::new(implementation, num("N")? as u64, num("M")?, rates)?)
     }
 
     /// The same inputs for another implementation or mesh (charts, Table 2).
     /// Returns `None` where the new N is not valid for this M.
     pub fn with(&self, implementation: Implementation, n: u64) -> Option<Inputs> {
-        Inputs::new(implementation, n, self.order, self.t_flops, self.t_comm, self.t_io, self.t_startup, self.t_scheduling).ok()
+        Inputs::new(implementation, n, self.order, self.rates).ok()
     }
 
     pub fn implementation(&self) -> Implementation {
@@ -193,19 +200,22 @@ impl Inputs {
     pub fn order(&self) -> f64 {
         self.order
     }
+    pub fn rates(&self) -> &Rates {
+        &self.rates
+    }
 
     /// Time to move one element: Dryad adds the file-pipe time T_io.
     pub fn t_element(&self) -> f64 {
         match self.implementation {
-            Implementation::Dryad => self.t_comm + self.t_io,
-            Implementation::MsMpi | Implementation::Fox => self.t_comm,
+            Implementation::Dryad => self.rates.t_comm + self.rates.t_io,
+            Implementation::MsMpi | Implementation::Fox => self.rates.t_comm,
         }
     }
 
     /// The slope of f against its convergence term (Figure 4):
     /// (T_comm + T_io)/T_flops for Dryad, T_comm/T_flops otherwise.
     pub fn overhead_slope(&self) -> f64 {
-        self.t_element() / self.t_flops
+        self.t_element() / self.rates.t_flops
     }
 
     /// Table 2's convergence rate of the parallel overhead:
@@ -245,27 +255,28 @@ pub fn predict(i: &Inputs) -> Prediction {
     let m = i.order / q;
     let block = m * m;
     let c = i.t_element();
+    let r = &i.rates;
     let (t_sched, t_bcast, t_roll, coef_m2) = match i.implementation {
         Implementation::Dryad => (
-            (n + 1.0) / 2.0 * i.t_scheduling,
-            (q - 1.0) / 2.0 * (i.t_startup + block * c),
-            i.t_startup + block * c,
+            (n + 1.0) / 2.0 * r.t_scheduling,
+            (q - 1.0) / 2.0 * (r.t_startup + block * c),
+            r.t_startup + block * c,
             (q + 1.0) / (2.0 * q) * c,
         ),
         Implementation::MsMpi => {
             let rounds = f64::from(ceil_log2(i.sqrt_n));
             (
-                (n + 1.0) / 2.0 * i.t_scheduling,
-                (q - 1.0) / 2.0 * i.t_startup + rounds / 2.0 * block * c,
-                i.t_startup + block * c / 2.0,
+                (n + 1.0) / 2.0 * r.t_scheduling,
+                (q - 1.0) / 2.0 * r.t_startup + rounds / 2.0 * block * c,
+                r.t_startup + block * c / 2.0,
                 (1.0 + rounds) / (2.0 * q) * c,
             )
         }
-        Implementation::Fox => (0.0, i.t_startup + block * c, i.t_startup + block * c, 2.0 / q * c),
+        Implementation::Fox => (0.0, r.t_startup + block * c, r.t_startup + block * c, 2.0 / q * c),
     };
-    let t_compute = 2.0 * m * m * m * i.t_flops;
+    let t_compute = 2.0 * m * m * m * r.t_flops;
     let t = q * (t_sched + t_bcast + t_roll + t_compute);
-    let t_seq = 2.0 * i.order * i.order * i.order * i.t_flops;
+    let t_seq = 2.0 * i.order * i.order * i.order * r.t_flops;
     // N T(N) - T_seq is exactly N √N (scheduling + broadcast + roll), since
     // √N · 2m³ T_flops = T_seq / N. Summing the non-negative terms instead of
     // subtracting keeps f ≥ 0 and accurate when it is tiny.
@@ -278,7 +289,7 @@ pub fn predict(i: &Inputs) -> Prediction {
         efficiency,
         overhead,
         coef_m2,
-        coef_m3: 2.0 / n * i.t_flops,
+        coef_m3: 2.0 / n * r.t_flops,
         t_sched,
         t_bcast,
         t_roll,
@@ -377,17 +388,42 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 const OUTPUTS: &[OutputSpec] = &[
-    OutputSpec { key: "T", label: "Job turnaround time T(N)", unit: "s", help: "eq. (5) Dryad, eq. (9) MS-MPI, Table 2 Fox; plus start-up terms when T_startup > 0" },
-    OutputSpec { key: "T_seq", label: "Sequential time T_seq", unit: "s", help: "2 M³ T_flops: one process, no communication" },
+    OutputSpec {
+        key: "T",
+        label: "Job turnaround time T(N)",
+        unit: "s",
+        help: "eq. (5) Dryad, eq. (9) MS-MPI, Table 2 Fox; plus start-up terms when T_startup > 0",
+    },
+    OutputSpec {
+        key: "T_seq",
+        label: "Sequential time T_seq",
+        unit: "s",
+        help: "2 M³ T_flops: one process, no communication",
+    },
     OutputSpec { key: "speedup", label: "Speedup", unit: "", help: "T_seq / T(N)" },
     OutputSpec { key: "efficiency", label: "Parallel efficiency ε", unit: "", help: "eq. (6): T_seq / (N · T(N))" },
     OutputSpec { key: "overhead", label: "Parallel overhead f", unit: "", help: "eq. (7), (10): 1/ε − 1" },
-    OutputSpec { key: "coef_M2", label: "M² coefficient", unit: "s", help: "T = coef_M2 · M² + coef_M3 · M³ + terms without M (Table 3's last column)" },
+    OutputSpec {
+        key: "coef_M2",
+        label: "M² coefficient",
+        unit: "s",
+        help: "T = coef_M2 · M² + coef_M3 · M³ + terms without M (Table 3's last column)",
+    },
     OutputSpec { key: "coef_M3", label: "M³ coefficient", unit: "s", help: "2 T_flops / N" },
     OutputSpec { key: "t_bcast", label: "Broadcast per iteration", unit: "s", help: "eq. (1) Dryad, eq. (8) MS-MPI" },
-    OutputSpec { key: "t_roll", label: "Roll per iteration", unit: "s", help: "eq. (2); MS-MPI follows eq. (9), which counts half of it" },
+    OutputSpec {
+        key: "t_roll",
+        label: "Roll per iteration",
+        unit: "s",
+        help: "eq. (2); MS-MPI follows eq. (9), which counts half of it",
+    },
     OutputSpec { key: "t_compute", label: "Compute per iteration", unit: "s", help: "eq. (3): 2 m³ T_flops" },
-    OutputSpec { key: "t_sched", label: "Scheduling per iteration", unit: "s", help: "(N+1)/2 · T_scheduling (eq. 4, 9)" },
+    OutputSpec {
+        key: "t_sched",
+        label: "Scheduling per iteration",
+        unit: "s",
+        help: "(N+1)/2 · T_scheduling (eq. 4, 9)",
+    },
 ];
 
 const CHARTS: &[ChartSpec] = &[

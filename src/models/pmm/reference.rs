@@ -4,7 +4,7 @@ use crate::format::{percent, sig};
 use crate::spec::{Preset, PresetGroup, PresetValue};
 use crate::table::{Row, Status, Table};
 
-use super::{predict, Implementation, Inputs};
+use super::{predict, Implementation, Inputs, Rates};
 
 /// The tolerance within which a Table 3 row counts as reproduced.
 ///
@@ -115,7 +115,8 @@ pub const PRESET_GROUPS: &[crate::spec::PresetGroup] = &[
 
 /// Our coefficients of M² and M³ for a Table 3 row.
 pub fn reproduce(row: &Table3Row) -> Option<(f64, f64)> {
-    let i = Inputs::new(row.implementation, row.nodes, 1000.0, 1.0 / row.flop_rate, 1.0 / row.element_rate, 0.0, 0.0, 0.0).ok()?;
+    let i =
+        Inputs::new(row.implementation, row.nodes, 1000.0, Rates::measured(row.flop_rate, row.element_rate)).ok()?;
     let p = predict(&i);
     Some((p.coef_m2, p.coef_m3))
 }
@@ -127,7 +128,9 @@ fn rel(ours: f64, paper: f64) -> f64 {
 /// Whether both coefficients of a row agree with the paper within
 /// [`TABLE3_RTOL`].
 pub fn reproduced(row: &Table3Row) -> bool {
-    reproduce(row).is_some_and(|(m2, m3)| rel(m2, row.paper_m2).abs() <= TABLE3_RTOL && rel(m3, row.paper_m3).abs() <= TABLE3_RTOL)
+    reproduce(row).is_some_and(|(m2, m3)| {
+        rel(m2, row.paper_m2).abs() <= TABLE3_RTOL && rel(m3, row.paper_m3).abs() <= TABLE3_RTOL
+    })
 }
 
 /// The rates the paper's own coefficients imply, and for MPI rows what
@@ -150,7 +153,10 @@ fn evidence(row: &Table3Row) -> String {
     );
     if row.implementation == Implementation::MsMpi {
         let flat = (q + 1.0) / (2.0 * q) / row.element_rate;
-        s.push_str(&format!(" Dryad's flat-tree factor (√N+1)/(2√N) would give an M² coefficient of {}.", sig(flat, 4)));
+        s.push_str(&format!(
+            " Dryad's flat-tree factor (√N+1)/(2√N) would give an M² coefficient of {}.",
+            sig(flat, 4)
+        ));
     }
     s
 }
@@ -163,7 +169,13 @@ pub fn reproduction_table() -> Table {
         .map(|row| {
             let (m2, m3) = reproduce(row).unwrap_or((f64::NAN, f64::NAN));
             let ok = reproduced(row);
-            let remark = (!ok).then(|| format!("{} {}", row.remark.unwrap_or("The paper's coefficients do not follow from its rates."), evidence(row)));
+            let remark = (!ok).then(|| {
+                format!(
+                    "{} {}",
+                    row.remark.unwrap_or("The paper's coefficients do not follow from its rates."),
+                    evidence(row)
+                )
+            });
             Row {
                 cells: vec![
                     format!("{} {}×{}, {}", row.runtime, row.nodes, row.cores, row.network),

@@ -37,12 +37,13 @@ fn mesh_sides(i: &Inputs) -> std::ops::RangeInclusive<u64> {
     1..=(2 * i.sqrt_n()).max(10).min(limit).max(1)
 }
 
-fn sweep(i: &Inputs, imp: Implementation, from: u64, f: impl Fn(&Inputs, &Prediction) -> (f64, f64)) -> Vec<(f64, f64)> {
-    mesh_sides(i)
-        .filter(|q| *q >= from)
-        .filter_map(|q| i.with(imp, q * q))
-        .map(|j| f(&j, &predict(&j)))
-        .collect()
+fn sweep(
+    i: &Inputs,
+    imp: Implementation,
+    from: u64,
+    f: impl Fn(&Inputs, &Prediction) -> (f64, f64),
+) -> Vec<(f64, f64)> {
+    mesh_sides(i).filter(|q| *q >= from).filter_map(|q| i.with(imp, q * q)).map(|j| f(&j, &predict(&j))).collect()
 }
 
 fn current_marker(i: &Inputs, point: (f64, f64)) -> Series {
@@ -86,7 +87,12 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
             for imp in [Implementation::Dryad, Implementation::MsMpi] {
                 let points = sweep(i, imp, 2, |j, p| (j.convergence_term(), p.overhead));
                 x_max = points.iter().fold(x_max, |a, p| a.max(p.0));
-                series.push(Series { name: format!("{} f", imp.label()), points, style: Style::Points, color: color(imp) });
+                series.push(Series {
+                    name: format!("{} f", imp.label()),
+                    points,
+                    style: Style::Points,
+                    color: color(imp),
+                });
             }
             for imp in [Implementation::Dryad, Implementation::MsMpi] {
                 let slope = i.with(imp, i.n()).map_or(f64::NAN, |j| j.overhead_slope());
@@ -108,7 +114,11 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
                 legend: Corner::UpperLeft,
             })
         }
-        other => Err(ModelError::Unknown { what: "chart", name: other.into(), known: vec!["time".into(), "efficiency".into(), "overhead".into()] }),
+        other => Err(ModelError::Unknown {
+            what: "chart",
+            name: other.into(),
+            known: vec!["time".into(), "efficiency".into(), "overhead".into()],
+        }),
     }
 }
 
@@ -129,7 +139,9 @@ pub fn broadcast_table(i: &Inputs) -> Table {
                     f64::from(ceil_log2(i.n())) * m * m * j.t_element(),
                     "√N (1 + ⌈log₂ √N⌉) / 4M",
                 ),
-                Implementation::Dryad => ("flat tree", "N M² (T_comm + T_io)", n * m * m * j.t_element(), "√N (√N + 1) / 4M"),
+                Implementation::Dryad => {
+                    ("flat tree", "N M² (T_comm + T_io)", n * m * m * j.t_element(), "√N (√N + 1) / 4M")
+                }
             };
             Row {
                 cells: vec![
