@@ -13,13 +13,23 @@ use crate::spec::Scale;
 pub struct Axis {
     pub label: String,
     pub scale: Scale,
-    /// Fixed bounds; otherwise the data decide.
+    /// Fixed bounds; otherwise the data decide. `lo > hi` runs the axis
+    /// downwards (P1 at the top of a Gantt chart).
     pub bounds: Option<(f64, f64)>,
+    /// When non-empty, the tick at whole number v (from 1) reads
+    /// `tick_labels[v - 1]` ("P3"), and other ticks are blank.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tick_labels: Vec<String>,
 }
 
 impl Axis {
     pub fn new(label: impl Into<String>, scale: Scale) -> Self {
-        Axis { label: label.into(), scale, bounds: None }
+        Axis { label: label.into(), scale, bounds: None, tick_labels: Vec::new() }
+    }
+
+    pub fn labelled(mut self, labels: Vec<String>) -> Self {
+        self.tick_labels = labels;
+        self
     }
 
     pub fn bounded(mut self, lo: f64, hi: f64) -> Self {
@@ -36,6 +46,16 @@ pub enum Style {
     Points,
     /// One emphasised point (the current parameters).
     Marker,
+    /// Horizontal bars from `spans` (Gantt charts); `points` unused.
+    Spans,
+}
+
+/// A horizontal bar on row `row` from `from` to `to` (x units).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Span {
+    pub row: f64,
+    pub from: f64,
+    pub to: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -45,13 +65,36 @@ pub struct Series {
     pub style: Style,
     /// Index into [`PALETTE`].
     pub color: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<Span>,
+}
+
+impl Series {
+    pub fn new(name: impl Into<String>, style: Style, color: usize, points: Vec<(f64, f64)>) -> Self {
+        Series { name: name.into(), points, style, color, spans: Vec::new() }
+    }
+
+    pub fn spans(name: impl Into<String>, color: usize, spans: Vec<Span>) -> Self {
+        Series { name: name.into(), points: Vec::new(), style: Style::Spans, color, spans }
+    }
+
+    /// The (x, y) points this series covers, for axis ranges.
+    fn extent_points(&self) -> Vec<(f64, f64)> {
+        if self.style == Style::Spans {
+            self.spans.iter().flat_map(|s| [(s.from, s.row), (s.to, s.row)]).collect()
+        } else {
+            self.points.clone()
+        }
+    }
 }
 
 /// Where the legend goes: the corner the curves leave empty.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Corner {
+    /// The corner the data leave emptiest.
     #[default]
+    Auto,
     UpperRight,
     UpperLeft,
     LowerLeft,
@@ -65,6 +108,9 @@ pub struct Chart {
     pub y: Axis,
     pub series: Vec<Series>,
     pub legend: Corner,
+    /// A sentence the page shows under the chart (what the user sees).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Colour-blind-safe (Okabe–Ito) series colours.
@@ -136,21 +182,34 @@ pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     scale: f64,
 ) -> Result<(), DrawError> {
-    let xr =
-        extent(&chart.x, chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.0))).ok_or(DrawError::NoData)?;
-    let yr =
-        extent(&chart.y, chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.1))).ok_or(DrawError::NoData)?;
+    let pts: Vec<(f64, f64)> = chart.series.iter().flat_map(|s| s.extent_points()).collect();
+    if !pts.iter().any(|(x, y)| x.is_finite() && y.is_finite()) {
+        return Err(DrawError::NoData);
+    }
+    let xr = extent(&chart.x, pts.iter().map(|p| p.0)).ok_or(DrawError::NoData)?;
+    let yr = extent(&chart.y, pts.iter().map(|p| p.1)).ok_or(DrawError::NoData)?;
+    // A log axis over less than a decade has no labelled ticks: draw it linear.
+    let scale_of = |axis: &Axis, r: &Range<f64>| match axis.scale {
+        Scale::Log if r.end / r.start < 10.0 => Scale::Linear,
+        s => s,
+    };
+    let (xs, ys) = (scale_of(&chart.x, &xr), scale_of(&chart.y, &yr));
+    let legend_corner = match chart.legend {
+        Corner::Auto => emptiest_corner(chart, (xs, &xr), (ys, &yr)),
+        fixed => fixed,
+    };
     area.fill(&WHITE).map_err(backend_err)?;
-    match (chart.x.scale, chart.y.scale) {
-        (Scale::Linear, Scale::Linear) => draw_in(chart, area, scale, xr, yr),
-        (Scale::Log, Scale::Linear) => draw_in(chart, area, scale, xr.log_scale(), yr),
-        (Scale::Linear, Scale::Log) => draw_in(chart, area, scale, xr, yr.log_scale()),
-        (Scale::Log, Scale::Log) => draw_in(chart, area, scale, xr.log_scale(), yr.log_scale()),
+    match (xs, ys) {
+        (Scale::Linear, Scale::Linear) => draw_in(chart, legend_corner, area, scale, xr, yr),
+        (Scale::Log, Scale::Linear) => draw_in(chart, legend_corner, area, scale, xr.log_scale(), yr),
+        (Scale::Linear, Scale::Log) => draw_in(chart, legend_corner, area, scale, xr, yr.log_scale()),
+        (Scale::Log, Scale::Log) => draw_in(chart, legend_corner, area, scale, xr.log_scale(), yr.log_scale()),
     }
 }
 
 fn draw_in<DB, X, Y>(
     chart: &Chart,
+    legend_corner: Corner,
     area: &DrawingArea<DB, plotters::coord::Shift>,
     scale: f64,
     x: X,
@@ -181,9 +240,9 @@ where
         .label_style(font(11.0))
         .axis_desc_style(font(12.0))
         .x_labels(6)
-        .y_labels(6)
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
+        .y_labels(if chart.y.tick_labels.is_empty() { 6 } else { chart.y.tick_labels.len().min(16) })
+        .x_label_formatter(&|v| axis_tick(&chart.x, *v))
+        .y_label_formatter(&|v| axis_tick(&chart.y, *v))
         .draw()
         .map_err(backend_err)?;
 
@@ -199,6 +258,12 @@ where
             Style::Marker => {
                 ctx.draw_series(pts.into_iter().map(|p| Circle::new(p, px(6.0), color.stroke_width(stroke))))
             }
+            Style::Spans => ctx.draw_series(
+                s.spans
+                    .iter()
+                    .filter(|b| b.from.is_finite() && b.to.is_finite())
+                    .map(|b| Rectangle::new([(b.from, b.row - 0.36), (b.to, b.row + 0.36)], color.filled())),
+            ),
         }
         .map_err(backend_err)?;
         if s.style != Style::Marker && !name.is_empty() {
@@ -209,8 +274,8 @@ where
         }
     }
     ctx.configure_series_labels()
-        .position(match chart.legend {
-            Corner::UpperRight => SeriesLabelPosition::UpperRight,
+        .position(match legend_corner {
+            Corner::Auto | Corner::UpperRight => SeriesLabelPosition::UpperRight,
             Corner::UpperLeft => SeriesLabelPosition::UpperLeft,
             Corner::LowerLeft => SeriesLabelPosition::LowerLeft,
             Corner::LowerRight => SeriesLabelPosition::LowerRight,
@@ -223,6 +288,61 @@ where
         .map_err(backend_err)?;
     area.present().map_err(backend_err)?;
     Ok(())
+}
+
+/// Position of `v` on an axis as a fraction of its range (log-aware).
+fn fraction((scale, range): (Scale, &Range<f64>), v: f64) -> f64 {
+    if scale == Scale::Log {
+        (v.ln() - range.start.ln()) / (range.end.ln() - range.start.ln())
+    } else {
+        (v - range.start) / (range.end - range.start)
+    }
+}
+
+/// The corner whose 40% × 40% box holds the fewest drawn points (lines
+/// are sampled between their vertices).
+fn emptiest_corner(chart: &Chart, x: (Scale, &Range<f64>), y: (Scale, &Range<f64>)) -> Corner {
+    let mut counts = [0usize; 4]; // upper right, upper left, lower left, lower right
+    let mut add = |px: f64, py: f64| {
+        let (fx, fy) = (fraction(x, px), fraction(y, py));
+        if !(fx.is_finite() && fy.is_finite()) {
+            return;
+        }
+        let (right, left, top, bottom) = (fx > 0.6, fx < 0.4, fy > 0.6, fy < 0.4);
+        let hits = [right && top, left && top, left && bottom, right && bottom];
+        for (count, hit) in counts.iter_mut().zip(hits) {
+            *count += usize::from(hit);
+        }
+    };
+    for s in &chart.series {
+        let pts = s.extent_points();
+        for w in pts.windows(2) {
+            if let [a, b] = w {
+                if matches!(s.style, Style::Line | Style::Dashed) {
+                    for k in 0..16 {
+                        let t = k as f64 / 16.0;
+                        add(a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
+                    }
+                }
+            }
+        }
+        for p in pts {
+            add(p.0, p.1);
+        }
+    }
+    let corners = [Corner::UpperRight, Corner::UpperLeft, Corner::LowerLeft, Corner::LowerRight];
+    corners.into_iter().zip(counts).min_by_key(|(_, n)| *n).map_or(Corner::UpperRight, |(c, _)| c)
+}
+
+fn axis_tick(axis: &Axis, v: f64) -> String {
+    if axis.tick_labels.is_empty() {
+        return tick(v);
+    }
+    let r = v.round();
+    if (v - r).abs() > 1e-9 || r < 1.0 {
+        return String::new();
+    }
+    axis.tick_labels.get(r as usize - 1).cloned().unwrap_or_default()
 }
 
 /// Tick label: short, no trailing zeros, scientific when far from 1.
@@ -269,13 +389,9 @@ mod tests {
             title: "t".into(),
             x: Axis::new("x", Scale::Linear),
             y: Axis::new("y", Scale::Log),
-            series: vec![Series {
-                name: "s".into(),
-                points: vec![(1.0, f64::NAN), (2.0, -1.0)],
-                style: Style::Line,
-                color: 0,
-            }],
+            series: vec![Series::new("s", Style::Line, 0, vec![(1.0, f64::NAN), (2.0, -1.0)])],
             legend: Corner::default(),
+            note: None,
         };
         assert_eq!(to_svg(&c, 300, 200), Err(DrawError::NoData));
     }

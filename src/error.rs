@@ -20,6 +20,8 @@ pub enum Problem {
     UnknownKey,
     /// A rule that involves the model, e.g. "not a perfect square".
     Constraint(String),
+    /// The n-th item (from 1) of a list has the problem.
+    Item(usize, Box<Problem>),
 }
 
 /// One parameter's value is not acceptable.
@@ -52,17 +54,21 @@ impl ParamError {
 
     /// The sentence without the key, for showing beside the field itself.
     pub fn message(&self) -> String {
-        let what = match &self.problem {
-            Problem::Empty => "no value given".to_string(),
-            Problem::NotANumber(s) => format!("{s} is not a number"),
-            Problem::NotFinite => "NaN and infinity are not allowed".to_string(),
-            Problem::NotInteger(x) => format!("{} is not a whole number", num(*x)),
-            Problem::OutOfRange(x) => format!("{} is out of range", num(*x)),
-            Problem::UnknownChoice(s) => format!("'{s}' is not an option"),
-            Problem::UnknownKey => "is not a parameter of this model".to_string(),
-            Problem::Constraint(s) => s.clone(),
-        };
-        format!("{what}; expected {}", self.valid)
+        format!("{}; expected {}", describe(&self.problem), self.valid)
+    }
+}
+
+fn describe(problem: &Problem) -> String {
+    match problem {
+        Problem::Empty => "no value given".to_string(),
+        Problem::NotANumber(s) => format!("{s} is not a number"),
+        Problem::NotFinite => "NaN and infinity are not allowed".to_string(),
+        Problem::NotInteger(x) => format!("{} is not a whole number", num(*x)),
+        Problem::OutOfRange(x) => format!("{} is out of range", num(*x)),
+        Problem::UnknownChoice(s) => format!("'{s}' is not an option"),
+        Problem::UnknownKey => "is not a parameter of this model".to_string(),
+        Problem::Constraint(s) => s.clone(),
+        Problem::Item(i, p) => format!("value {i}: {}", describe(p)),
     }
 }
 

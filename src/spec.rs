@@ -82,6 +82,16 @@ pub enum ParamKind {
         default: &'static str,
         options: &'static [ChoiceOption],
     },
+    /// A list of numbers, one per item (per-processor values). Lists with
+    /// the same `group` are edited together as the columns of one table
+    /// and must have equal lengths.
+    List {
+        default: &'static [f64],
+        range: Range,
+        scale: Scale,
+        group: &'static str,
+        max_len: usize,
+    },
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -117,6 +127,7 @@ impl ParamSpec {
         match &self.kind {
             ParamKind::Number { default, .. } => Value::Num(*default),
             ParamKind::Choice { default, .. } => Value::Choice((*default).to_string()),
+            ParamKind::List { default, .. } => Value::List(default.to_vec()),
         }
     }
 
@@ -132,6 +143,10 @@ impl ParamSpec {
                 let names: Vec<&str> = options.iter().map(|o| o.value).collect();
                 format!("one of {}", names.join(", "))
             }
+            ParamKind::List { range, max_len, .. } => {
+                let unit = if self.unit.is_empty() { String::new() } else { format!(" ({})", self.unit) };
+                format!("1 to {max_len} comma-separated numbers, each with {range}{unit}")
+            }
         }
     }
 
@@ -144,6 +159,7 @@ impl ParamSpec {
                     RawValue::Num(x) => *x,
                     RawValue::Bool(b) => return Err(err(Problem::NotANumber(format!("{b}")))),
                     RawValue::Text(s) => parse_number(s).map_err(err)?,
+                    RawValue::List(_) => return Err(err(Problem::NotANumber(format!("the list [{raw}]")))),
                 };
                 if !x.is_finite() {
                     return Err(err(Problem::NotFinite));
@@ -155,6 +171,42 @@ impl ParamSpec {
                     return Err(err(Problem::OutOfRange(x)));
                 }
                 Ok(Value::Num(x))
+            }
+            ParamKind::List { range, max_len, .. } => {
+                let items: Vec<RawValue> = match raw {
+                    RawValue::List(items) => items.clone(),
+                    RawValue::Num(x) => vec![RawValue::Num(*x)],
+                    RawValue::Text(s) if s.trim().is_empty() => Vec::new(),
+                    RawValue::Text(s) => s
+                        .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+                        .filter(|t| !t.is_empty())
+                        .map(|t| RawValue::Text(t.to_string()))
+                        .collect(),
+                    RawValue::Bool(b) => return Err(err(Problem::NotANumber(format!("{b}")))),
+                };
+                if items.is_empty() {
+                    return Err(err(Problem::Empty));
+                }
+                if items.len() > *max_len {
+                    return Err(err(Problem::Constraint(format!("{} values are too many", items.len()))));
+                }
+                let mut values = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let at = |p: Problem| err(Problem::Item(i + 1, Box::new(p)));
+                    let x = match item {
+                        RawValue::Num(x) => *x,
+                        RawValue::Text(s) => parse_number(s).map_err(at)?,
+                        other => return Err(at(Problem::NotANumber(other.to_string()))),
+                    };
+                    if !x.is_finite() {
+                        return Err(at(Problem::NotFinite));
+                    }
+                    if !range.contains(x) {
+                        return Err(at(Problem::OutOfRange(x)));
+                    }
+                    values.push(x);
+                }
+                Ok(Value::List(values))
             }
             ParamKind::Choice { options, .. } => {
                 let s = match raw {
@@ -219,6 +271,7 @@ pub struct PresetGroup {
 pub enum PresetValue {
     Num(f64),
     Choice(&'static str),
+    List(&'static [f64]),
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -287,6 +340,7 @@ pub enum RawValue {
     Num(f64),
     Bool(bool),
     Text(String),
+    List(Vec<RawValue>),
 }
 
 impl fmt::Display for RawValue {
@@ -295,6 +349,10 @@ impl fmt::Display for RawValue {
             RawValue::Num(x) => write!(f, "{}", num(*x)),
             RawValue::Bool(b) => write!(f, "{b}"),
             RawValue::Text(s) => write!(f, "{s}"),
+            RawValue::List(items) => {
+                let parts: Vec<String> = items.iter().map(|i| i.to_string()).collect();
+                write!(f, "{}", parts.join(", "))
+            }
         }
     }
 }
@@ -306,6 +364,7 @@ pub type RawParams = BTreeMap<String, RawValue>;
 pub enum Value {
     Num(f64),
     Choice(String),
+    List(Vec<f64>),
 }
 
 /// A complete, validated parameter set: one value per parameter of a model,
@@ -330,6 +389,13 @@ impl Params {
         }
     }
 
+    pub fn list(&self, key: &str) -> Option<&[f64]> {
+        match self.get(key) {
+            Some(Value::List(xs)) => Some(xs),
+            _ => None,
+        }
+    }
+
     pub fn choice(&self, key: &str) -> Option<&str> {
         match self.get(key) {
             Some(Value::Choice(s)) => Some(s),
@@ -348,12 +414,32 @@ impl Params {
     }
 }
 
+/// A sentence about a result: a reported condition (infeasible, unstable,
+/// unreachable), attached to the output or parameter it concerns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Remark {
+    /// The output or parameter key it concerns, if any.
+    pub key: Option<&'static str>,
+    pub level: Level,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Info,
+    Warning,
+}
+
 /// One named output value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum OutValue {
     Num(f64),
     Bool(bool),
     Array(Vec<f64>),
+    /// No value for these parameters (e.g. a target that cannot be reached);
+    /// a remark says why. JSON `null`.
+    Missing,
 }
 
 /// The named outputs of one evaluation, in the order of the spec.
@@ -377,6 +463,7 @@ impl Serialize for Outputs {
                 OutValue::Num(x) => map.serialize_entry(k, x)?,
                 OutValue::Bool(b) => map.serialize_entry(k, b)?,
                 OutValue::Array(a) => map.serialize_entry(k, a)?,
+                OutValue::Missing => map.serialize_entry(k, &())?,
             }
         }
         map.end()

@@ -43,6 +43,10 @@ fn defaults_are_inside_their_ranges_and_evaluate_to_finite_outputs() {
                 ParamKind::Choice { default, options } => {
                     assert!(options.iter().any(|o| o.value == *default), "{}.{}", s.id, p.key);
                 }
+                ParamKind::List { default, range, max_len, .. } => {
+                    assert!(!default.is_empty() && default.len() <= *max_len, "{}.{}", s.id, p.key);
+                    assert!(default.iter().all(|x| range.contains(*x)), "{}.{}: default outside {range}", s.id, p.key);
+                }
             }
             assert!(!p.help.is_empty() && !p.label.is_empty() && !p.reference.is_empty(), "{}.{}", s.id, p.key);
             if let Some(w) = &p.applies_when {
@@ -73,6 +77,7 @@ fn preset_params(values: &[(&str, PresetValue)]) -> RawParams {
             let raw = match v {
                 PresetValue::Num(x) => RawValue::Num(*x),
                 PresetValue::Choice(c) => RawValue::Text(c.to_string()),
+                PresetValue::List(xs) => RawValue::List(xs.iter().map(|x| RawValue::Num(*x)).collect()),
             };
             (k.to_string(), raw)
         })
@@ -102,7 +107,12 @@ fn every_chart_renders_for_defaults_and_presets() {
         for raw in &sets {
             for c in s.charts {
                 let chart = models::chart(s.id, c.id, raw).unwrap_or_else(|e| panic!("{}/{}: {e}", s.id, c.id));
-                assert!(chart.series.iter().any(|x| x.points.len() >= 2), "{}/{}: no curve", s.id, c.id);
+                assert!(
+                    chart.series.iter().any(|x| x.points.len() >= 2 || !x.spans.is_empty()),
+                    "{}/{}: no curve",
+                    s.id,
+                    c.id
+                );
                 let svg = to_svg(&chart, 640, 400).unwrap_or_else(|e| panic!("{}/{}: {e}", s.id, c.id));
                 assert!(svg.contains("<polyline") || svg.contains("<circle"), "{}/{}: nothing drawn", s.id, c.id);
                 assert!(!svg.contains("NaN"), "{}/{}: NaN in the SVG", s.id, c.id);

@@ -2,7 +2,7 @@
 // registry that the wasm package exports. This file knows no model and no
 // parameter by name; everything it shows comes from `models()`.
 
-import init, { models, evaluate, check, tables, drawChart } from '../pkg/isoperf.js';
+import init, { models, evaluate, check, tables, remarks, drawChart } from '../pkg/isoperf.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,6 +27,7 @@ const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴',
 export function formatNumber(x, digits = 4) {
   if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
   if (x === 0) return '0';
+  if (Number.isInteger(x) && Math.abs(x) < 1e7) return String(x);
   // The decade after rounding, so 999999.9 becomes 1.000 × 10⁶, not 1000000.
   const decade = Math.floor(Math.log10(Math.abs(Number(x.toPrecision(digits)))));
   if (decade >= -3 && decade < digits) return x.toPrecision(digits);
@@ -43,9 +44,15 @@ const fieldText = (x) => String(x);
 const registry = { models: [], byId: new Map() };
 const state = { model: null, values: {} }; // values: key -> text as typed (or choice value)
 
+/** The items of a list parameter's text ("1, 2 3;4"), as Rust splits them. */
+const listItems = (text) => String(text).split(/[,;\s]+/).filter((t) => t !== '');
+const listText = (items) => items.join(', ');
+
 function defaultsOf(model) {
   const v = {};
-  for (const p of model.params) v[p.key] = p.kind === 'choice' ? p.default : fieldText(p.default);
+  for (const p of model.params) {
+    v[p.key] = p.kind === 'choice' ? p.default : p.kind === 'list' ? listText(p.default.map(fieldText)) : fieldText(p.default);
+  }
   return v;
 }
 
@@ -54,6 +61,10 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 function isDefault(p, text) {
   if (p.kind === 'choice') return text === p.default;
+  if (p.kind === 'list') {
+    const items = listItems(text);
+    return items.length === p.default.length && items.every((t, i) => DECIMAL.test(t) && Number(t) === p.default[i]);
+  }
   const t = String(text).trim();
   return DECIMAL.test(t) && Number(t) === p.default;
 }
@@ -105,10 +116,79 @@ function optionLabels(model, when) {
   return when.values.map((v) => p?.options.find((o) => o.value === v)?.label.split(' (')[0] ?? v).join(', ');
 }
 
+/** Lists of one group are edited as the columns of one table, a row per item. */
+const LIST_TABLE_ROWS = 64;
+
+function buildListGroup(model, group) {
+  const members = model.params.filter((p) => p.kind === 'list' && p.group === group);
+  const field = el('div', { class: 'field list-field', 'data-key': members[0].key, 'data-group': group });
+  field.append(
+    el('div', { class: 'list-head' }, el('span', { class: 'label-text', text: `Per-${group.replace(/s$/, '')} values` }), el('span', { class: 'list-count unit' })),
+    el('div', { class: 'list-body' }),
+    el('button', { type: 'button', class: 'list-add', 'data-group': group, text: '+ add a row' }),
+    ...members.map((p) => el('p', { class: 'help', id: `f-${p.key}-help` }, el('strong', { text: `${p.label}: ` }), p.help)),
+    ...members.map((p) => el('p', { class: 'field-error', id: `f-${p.key}-error`, 'data-error-for': p.key, role: 'alert' })),
+  );
+  return field;
+}
+
+/** Fills a list group from state: a table of inputs, or text areas when long. */
+function fillListGroup(field) {
+  const members = state.model.params.filter((p) => p.kind === 'list' && p.group === field.dataset.group);
+  const columns = members.map((p) => listItems(state.values[p.key]));
+  const rows = Math.max(...columns.map((c) => c.length));
+  field.querySelector('.list-count').textContent = `${rows} ${rows === 1 ? 'row' : 'rows'}`;
+  const body = field.querySelector('.list-body');
+  field.querySelector('.list-add').hidden = rows > LIST_TABLE_ROWS;
+  if (rows > LIST_TABLE_ROWS) {
+    body.replaceChildren(...members.map((p) => el('label', { class: 'list-text' }, el('span', { text: `${p.label} (${p.unit})` }),
+      el('textarea', { id: `f-${p.key}`, 'data-key': p.key, rows: 3, spellcheck: 'false' }))));
+    for (const p of members) body.querySelector(`#f-${CSS.escape(p.key)}`).value = state.values[p.key];
+    return;
+  }
+  body.replaceChildren(el('table', { class: 'list-table' },
+    el('thead', {}, el('tr', {}, el('th', { text: '#' }), members.map((p) => el('th', {}, p.label, el('span', { class: 'unit', text: ` ${p.unit}` }))), el('th'))),
+    el('tbody', {}, Array.from({ length: rows }, (_, i) => el('tr', {},
+      el('th', { scope: 'row', text: String(i + 1) }),
+      members.map((p, c) => el('td', {}, el('input', {
+        type: 'text', inputmode: 'decimal', spellcheck: 'false', 'aria-label': `${p.label} of row ${i + 1}`,
+        'data-list': p.key, 'data-row': i, value: columns[c][i] ?? '',
+      }))),
+      el('td', {}, el('button', { type: 'button', class: 'list-remove', 'data-group': field.dataset.group, 'data-row': i, 'aria-label': `remove row ${i + 1}`, text: '×', disabled: rows <= 1 })))))));
+}
+
+/** Applies `change(columns)` to every list of a group, then refreshes. */
+function editListGroup(group, change) {
+  const members = state.model.params.filter((p) => p.kind === 'list' && p.group === group);
+  const columns = members.map((p) => listItems(state.values[p.key]));
+  change(columns);
+  members.forEach((p, c) => { state.values[p.key] = listText(columns[c]); });
+  fillListGroup(document.querySelector(`.list-field[data-group="${CSS.escape(group)}"]`));
+  $('preset').value = '';
+  update();
+}
+
+function onListClick(event) {
+  const button = event.target.closest('button');
+  if (!button) return;
+  if (button.classList.contains('list-add')) {
+    editListGroup(button.dataset.group, (cols) => cols.forEach((c) => c.push(c.at(-1) ?? '1')));
+  } else if (button.classList.contains('list-remove')) {
+    const row = Number(button.dataset.row);
+    editListGroup(button.dataset.group, (cols) => cols.forEach((c) => c.splice(row, 1)));
+  }
+}
+
 function buildForm(model) {
   const form = $('form');
   form.replaceChildren();
+  const groups = new Set();
   for (const p of model.params) {
+    if (p.kind === 'list') {
+      if (!groups.has(p.group)) form.append(buildListGroup(model, p.group));
+      groups.add(p.group);
+      continue;
+    }
     const id = `f-${p.key}`;
     const errorId = `${id}-error`;
     const helpId = `${id}-help`;
@@ -138,14 +218,14 @@ function buildForm(model) {
     );
     form.append(field);
   }
-  form.addEventListener('input', onEdit);
-  form.addEventListener('change', onEdit);
 }
 
 function fillForm() {
   const form = $('form');
+  for (const f of form.querySelectorAll('.list-field')) fillListGroup(f);
   for (const p of state.model.params) {
     const v = state.values[p.key];
+    if (p.kind === 'list') continue;
     if (p.kind === 'choice') {
       for (const r of form.querySelectorAll(`input[name="${CSS.escape(p.key)}"]`)) r.checked = r.value === v;
     } else {
@@ -162,6 +242,7 @@ function buildCharts(model) {
       el('figure', { class: 'chart', 'data-chart': c.id },
         el('canvas', { role: 'img', 'aria-label': c.title }),
         el('p', { class: 'chart-error', role: 'status' }),
+        el('p', { class: 'chart-note' }),
         el('figcaption', {}, el('strong', { text: c.title + '. ' }), c.caption))),
   );
 }
@@ -182,9 +263,15 @@ function showModel(model) {
 // ---- updating ------------------------------------------------------------------
 
 function onEdit(event) {
-  const key = event.target?.dataset?.key;
-  if (!key) return;
-  state.values[key] = event.target.value;
+  const list = event.target?.dataset?.list;
+  if (list) {
+    const cells = [...document.querySelectorAll(`#form input[data-list="${CSS.escape(list)}"]`)];
+    state.values[list] = cells.map((c) => c.value.trim()).join(', ');
+  } else {
+    const key = event.target?.dataset?.key;
+    if (!key) return;
+    state.values[key] = event.target.value;
+  }
   $('preset').value = '';
   $('preset-note').textContent = '';
   update();
@@ -193,7 +280,9 @@ function onEdit(event) {
 function applyPreset(id) {
   const preset = state.model.preset_groups.flatMap((g) => g.presets).find((p) => p.id === id);
   if (!preset) return;
-  for (const [key, value] of preset.values) state.values[key] = typeof value === 'number' ? fieldText(value) : value;
+  for (const [key, value] of preset.values) {
+    state.values[key] = typeof value === 'number' ? fieldText(value) : Array.isArray(value) ? listText(value.map(fieldText)) : value;
+  }
   $('preset-note').textContent = `${preset.source}. ${preset.note}`;
   fillForm();
   update();
@@ -202,10 +291,14 @@ function applyPreset(id) {
 function showFieldErrors(problems) {
   const byKey = new Map(problems.map((p) => [p.key, p.message]));
   for (const field of document.querySelectorAll('#form .field')) {
-    const msg = byKey.get(field.dataset.key) ?? '';
-    field.classList.toggle('invalid', msg !== '');
-    field.querySelector('.field-error').textContent = msg;
-    for (const input of field.querySelectorAll('input')) input.setAttribute('aria-invalid', msg ? 'true' : 'false');
+    let bad = false;
+    for (const err of field.querySelectorAll('.field-error')) {
+      const key = err.dataset.errorFor ?? field.dataset.key;
+      err.textContent = byKey.get(key) ?? '';
+      bad ||= err.textContent !== '';
+    }
+    field.classList.toggle('invalid', bad);
+    for (const input of field.querySelectorAll('input, textarea')) input.setAttribute('aria-invalid', bad ? 'true' : 'false');
   }
   const unplaced = problems.filter((p) => !state.model.params.some((q) => q.key === p.key));
   return unplaced.map((p) => p.message);
@@ -214,6 +307,7 @@ function showFieldErrors(problems) {
 function updateApplicability() {
   for (const p of state.model.params) {
     const field = document.querySelector(`#form .field[data-key="${CSS.escape(p.key)}"]`);
+    if (!field) continue; // a list of a group whose first list stands for it
     const when = p.applies_when;
     const applies = !when || when.values.includes(state.values[when.key]);
     field.classList.toggle('inapplicable', !applies);
@@ -243,16 +337,35 @@ function humanDuration(seconds) {
   return `≈ ${formatNumber(seconds / size, 3)} ${unit}`;
 }
 
+/** A few items of a long vector and its length. */
+function formatArray(xs) {
+  const items = xs.length <= 6 ? xs.map((x) => formatNumber(x)) : [...xs.slice(0, 3).map((x) => formatNumber(x)), '…', formatNumber(xs.at(-1))];
+  return `${items.join(', ')}${xs.length > 6 ? ` (${xs.length} values)` : ''}`;
+}
+
+/** Sentences about the result: warnings on top and at their field, the rest at their output. */
+function renderRemarks(list) {
+  $('remarks').replaceChildren(...list.filter((r) => r.level === 'warning').map((r) => el('p', { class: 'remark-warning', text: r.text })));
+  for (const w of document.querySelectorAll('#form .field-warning')) w.remove();
+  for (const r of list) {
+    const card = r.key && document.querySelector(`#outputs .output[data-output="${CSS.escape(r.key)}"] .output-remark`);
+    if (card) card.textContent = r.text;
+    const field = r.key && r.level === 'warning' && document.querySelector(`#form .field[data-key="${CSS.escape(r.key)}"]`);
+    if (field) field.append(el('p', { class: 'field-warning', role: 'status', text: r.text }));
+  }
+}
+
 function renderOutputs(out) {
   const box = $('outputs');
   box.replaceChildren(
     ...state.model.outputs.map((o) => {
       const v = out?.[o.key];
-      const shown = Array.isArray(v) ? v.map((x) => formatNumber(x)).join(', ') : typeof v === 'boolean' ? (v ? 'yes' : 'no') : formatNumber(v);
+      const shown = Array.isArray(v) ? formatArray(v) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : formatNumber(v);
       return el('div', { class: 'output', 'data-output': o.key, title: o.help },
         el('span', { class: 'output-label', text: o.label }),
-        el('span', { class: 'output-value' }, el('output', { text: shown }), o.unit && out ? el('span', { class: 'unit', text: ' ' + o.unit }) : null),
+        el('span', { class: 'output-value' }, el('output', { text: shown }), o.unit && v !== null && v !== undefined ? el('span', { class: 'unit', text: ' ' + o.unit }) : null),
         o.unit === 's' && out ? el('span', { class: 'output-human', text: humanDuration(v) }) : null,
+        el('span', { class: 'output-remark' }),
         el('span', { class: 'output-help', text: o.help }));
     }),
   );
@@ -300,7 +413,7 @@ function drawCharts() {
     canvas.width = Math.round(w * dpr);
     canvas.height = Math.round(h * dpr);
     try {
-      drawChart(canvas, state.model.id, fig.dataset.chart, params(), dpr);
+      fig.querySelector('.chart-note').textContent = drawChart(canvas, state.model.id, fig.dataset.chart, params(), dpr) ?? '';
       note.textContent = '';
     } catch (e) {
       note.textContent = e.message;
@@ -333,7 +446,7 @@ function update() {
     return;
   }
   try {
-    showResults({ outputs: evaluate(state.model.id, p), tables: tables(state.model.id, p) }, '');
+    showResults({ outputs: evaluate(state.model.id, p), tables: tables(state.model.id, p), remarks: remarks(state.model.id, p) }, '');
   } catch (e) {
     showResults(null, e.message);
   }
@@ -344,6 +457,7 @@ function showResults(results, reason) {
   blocked = reason;
   setStatus(reason ? [`No results: ${reason}`] : []);
   renderOutputs(results?.outputs ?? null);
+  renderRemarks(results?.remarks ?? []);
   if (results) renderTables(results.tables);
   for (const id of ['outputs', 'tables']) $(id).classList.toggle('stale', Boolean(reason));
   $('tables').setAttribute('aria-hidden', reason ? 'true' : 'false');
@@ -374,6 +488,9 @@ async function main() {
   registry.byId = new Map(registry.models.map((m) => [m.id, m]));
   buildTabs();
   $('preset').addEventListener('change', (e) => applyPreset(e.target.value));
+  $('form').addEventListener('input', onEdit);
+  $('form').addEventListener('change', onEdit);
+  $('form').addEventListener('click', onListClick);
   $('reset').addEventListener('click', () => {
     state.values = defaultsOf(state.model);
     fillForm();
@@ -402,7 +519,7 @@ async function main() {
   loadFromHash();
   $('app').setAttribute('aria-busy', 'false');
   // For authors and tests: the same exports the page uses.
-  window.isoperf = { models, evaluate, check, tables };
+  window.isoperf = { models, evaluate, check, tables, remarks };
 }
 
 main().catch((e) => {

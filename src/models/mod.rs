@@ -4,9 +4,10 @@
 
 use crate::chart::Chart;
 use crate::error::{FieldError, ModelError};
-use crate::spec::{ModelSpec, OutValue, Outputs, Params, RawParams};
+use crate::spec::{ModelSpec, OutValue, Outputs, Params, RawParams, Remark};
 use crate::table::Table;
 
+pub mod dlt;
 pub mod pmm;
 
 /// A performance model: a declarative spec and pure functions of valid
@@ -24,10 +25,16 @@ pub trait Model: Sync {
 
     /// The chart `id` (one of `spec().charts`) for the current parameters.
     fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError>;
+
+    /// Conditions worth a sentence (infeasible, unreachable, near
+    /// saturation) for the current parameters.
+    fn remarks(&self, _p: &Params) -> Result<Vec<Remark>, ModelError> {
+        Ok(Vec::new())
+    }
 }
 
 /// Every model of the calculator, in the order the page shows them.
-pub static MODELS: &[&dyn Model] = &[&pmm::Pmm];
+pub static MODELS: &[&dyn Model] = &[&pmm::Pmm, &dlt::Dlt];
 
 pub fn specs() -> Vec<&'static ModelSpec> {
     MODELS.iter().map(|m| m.spec()).collect()
@@ -92,6 +99,13 @@ pub fn tables(id: &str, raw: &RawParams) -> Result<Vec<Table>, ModelError> {
     model.tables(&p)
 }
 
+pub fn remarks(id: &str, raw: &RawParams) -> Result<Vec<Remark>, ModelError> {
+    let model = find(id)?;
+    let p = parse(model, raw)?;
+    model.evaluate(&p)?;
+    model.remarks(&p)
+}
+
 pub fn chart(id: &str, chart_id: &str, raw: &RawParams) -> Result<Chart, ModelError> {
     let model = find(id)?;
     let spec = model.spec();
@@ -112,7 +126,7 @@ fn ensure_finite(spec: &ModelSpec, out: Outputs) -> Result<Outputs, ModelError> 
         let finite = match value {
             OutValue::Num(x) => x.is_finite(),
             OutValue::Array(xs) => xs.iter().all(|x| x.is_finite()),
-            OutValue::Bool(_) => true,
+            OutValue::Bool(_) | OutValue::Missing => true,
         };
         if !finite {
             let output = spec.outputs.iter().find(|o| o.key == *key).map_or("a result", |o| o.key);

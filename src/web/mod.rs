@@ -83,8 +83,18 @@ pub fn tables(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
     encode(&out)
 }
 
-/// Draws chart `chart_id` on `canvas`. The canvas is expected in device
-/// pixels; `scale` (devicePixelRatio) enlarges fonts and strokes to match.
+/// Sentences about the result (infeasible m, unreachable targets, ...):
+/// `[{key, level, text}]`.
+#[wasm_bindgen]
+pub fn remarks(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
+    let raw = decode_params(params)?;
+    let out = models::remarks(model_id, &raw).map_err(|e| model_error(&e))?;
+    encode(&out)
+}
+
+/// Draws chart `chart_id` on `canvas` and returns the chart's note (a
+/// sentence about what it shows) or `undefined`. The canvas is expected in
+/// device pixels; `scale` (devicePixelRatio) enlarges fonts and strokes.
 #[wasm_bindgen(js_name = drawChart)]
 pub fn draw_chart(
     canvas: HtmlCanvasElement,
@@ -92,10 +102,11 @@ pub fn draw_chart(
     chart_id: &str,
     params: JsValue,
     scale: f64,
-) -> Result<(), JsValue> {
+) -> Result<Option<String>, JsValue> {
     let raw = decode_params(params)?;
     let chart = models::chart(model_id, chart_id, &raw).map_err(|e| model_error(&e))?;
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;
     let scale = if scale.is_finite() && scale > 0.0 { scale.min(4.0) } else { 1.0 };
-    crate::chart::draw(&chart, &backend.into_drawing_area(), scale).map_err(|e| error(&e.to_string()))
+    crate::chart::draw(&chart, &backend.into_drawing_area(), scale).map_err(|e| error(&e.to_string()))?;
+    Ok(chart.note)
 }

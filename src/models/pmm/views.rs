@@ -47,7 +47,7 @@ fn sweep(
 }
 
 fn current_marker(i: &Inputs, point: (f64, f64)) -> Series {
-    Series { name: String::new(), points: vec![point], style: Style::Marker, color: color(i.implementation()) }
+    Series::new("", Style::Marker, color(i.implementation()), vec![point])
 }
 
 pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
@@ -59,11 +59,8 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
             let value = |p: &Prediction| if efficiency { p.efficiency } else { p.t };
             let mut series: Vec<Series> = Implementation::ALL
                 .into_iter()
-                .map(|imp| Series {
-                    name: imp.label().into(),
-                    points: sweep(i, imp, 1, |j, p| (j.n() as f64, value(p))),
-                    style: Style::Line,
-                    color: color(imp),
+                .map(|imp| {
+                    Series::new(imp.label(), Style::Line, color(imp), sweep(i, imp, 1, |j, p| (j.n() as f64, value(p))))
                 })
                 .collect();
             series.push(current_marker(i, (n, value(&now))));
@@ -79,6 +76,7 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
                 y,
                 series,
                 legend: if efficiency { Corner::LowerLeft } else { Corner::UpperRight },
+                note: None,
             })
         }
         "overhead" => {
@@ -87,21 +85,16 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
             for imp in [Implementation::Dryad, Implementation::MsMpi] {
                 let points = sweep(i, imp, 2, |j, p| (j.convergence_term(), p.overhead));
                 x_max = points.iter().fold(x_max, |a, p| a.max(p.0));
-                series.push(Series {
-                    name: format!("{} f", imp.label()),
-                    points,
-                    style: Style::Points,
-                    color: color(imp),
-                });
+                series.push(Series::new(format!("{} f", imp.label()), Style::Points, color(imp), points));
             }
             for imp in [Implementation::Dryad, Implementation::MsMpi] {
                 let slope = i.with(imp, i.n()).map_or(f64::NAN, |j| j.overhead_slope());
-                series.push(Series {
-                    name: format!("{} slope {}", imp.label(), sig(slope, 3)),
-                    points: vec![(0.0, 0.0), (x_max, slope * x_max)],
-                    style: Style::Dashed,
-                    color: color(imp),
-                });
+                series.push(Series::new(
+                    format!("{} slope {}", imp.label(), sig(slope, 3)),
+                    Style::Dashed,
+                    color(imp),
+                    vec![(0.0, 0.0), (x_max, slope * x_max)],
+                ));
             }
             if i.implementation() != Implementation::Fox {
                 series.push(current_marker(i, (i.convergence_term(), now.overhead)));
@@ -112,6 +105,7 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
                 y: Axis::new(axis_label("overhead"), Scale::Linear),
                 series,
                 legend: Corner::UpperLeft,
+                note: None,
             })
         }
         other => Err(ModelError::Unknown {

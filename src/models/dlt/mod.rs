@@ -1,0 +1,614 @@
+//! Divisible load on a star: the optimal split, its schedule length,
+//! speedup and energy (Drozdowski, `papers/divisible-load-theory.md`,
+//! "Basic scheduling model" eq. (1)-(3), "time and energy" eq. (8)-(12)).
+//!
+//! Identical processors use the closed form of [`schedule::Star`], O(1) in
+//! m; heterogeneous ones the recursion (1)-(3), O(m). When V is too small to
+//! give all m processors a positive load part, the model says so and
+//! reports the schedule of the largest feasible count m_max instead.
+//!
+//! ```
+//! use isoperf::models::dlt::schedule::Star;
+//! // SPEC reproduction: A = 1, C = 1e-6, S = 100, V = 1000.
+//! let star = Star::new(1.0, 1e-6, 100.0).unwrap();
+//! assert!((star.split(2, 1e3).t - 650.000775).abs() < 1e-9);
+//! assert!(!star.split(5, 1e3).feasible);
+//! ```
+
+use crate::chart::Chart;
+use crate::error::{ModelError, ParamError};
+use crate::format::sig;
+use crate::spec::{
+    AppliesWhen, ChartSpec, ChoiceOption, Level, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec, Params, Preset,
+    PresetGroup, PresetValue, Range, Remark, Scale,
+};
+use crate::table::Table;
+
+use super::Model;
+
+pub mod schedule;
+mod views;
+
+use schedule::{argmin, hetero_split, prefixes, target_load, Energy, Power, Star, TargetLoad, MAX_PROCESSORS};
+
+/// The processors of the star.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Processors {
+    Identical {
+        star: Star,
+        m: usize,
+    },
+    /// Per-processor A_i, C_i, S_i, in the order the originator serves them.
+    Heterogeneous {
+        a: Vec<f64>,
+        c: Vec<f64>,
+        s: Vec<f64>,
+    },
+}
+
+/// Valid inputs: lists of equal length, every rate in range.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inputs {
+    pub processors: Processors,
+    pub v: f64,
+    pub power: Power,
+    pub e_target: f64,
+}
+
+impl Inputs {
+    fn from_params(p: &Params) -> Result<Inputs, ModelError> {
+        let missing = |key: &'static str| ModelError::Unknown { what: "parameter", name: key.into(), known: vec![] };
+        let num = |key: &'static str| p.num(key).ok_or_else(|| missing(key));
+        let list = |key: &'static str| p.list(key).map(<[f64]>::to_vec).ok_or_else(|| missing(key));
+        let processors = match p.choice("processors") {
+            Some("heterogeneous") => {
+                let (a, c, s) = (list("A_list")?, list("C_list")?, list("S_list")?);
+                for (key, other) in [("C_list", &c), ("S_list", &s)] {
+                    if other.len() != a.len() {
+                        return Err(ParamError::constraint(
+                            key,
+                            format!("has {} values but A_list has {}", other.len(), a.len()),
+                            "one value per processor, as many as in A_list".into(),
+                        )
+                        .into());
+                    }
+                }
+                Processors::Heterogeneous { a, c, s }
+            }
+            _ => {
+                let star = Star::new(num("A")?, num("C")?, num("S")?).ok_or_else(|| missing("A"))?;
+                Processors::Identical { star, m: num("m")? as usize }
+            }
+        };
+        Ok(Inputs {
+            processors,
+            v: num("V")?,
+            power: Power { processor: num("P_C")?, network: num("P_N")?, idle_reduction: num("k")? },
+            e_target: num("e_target")?,
+        })
+    }
+
+    /// The processor count asked for.
+    pub fn m(&self) -> usize {
+        match &self.processors {
+            Processors::Identical { m, .. } => *m,
+            Processors::Heterogeneous { a, .. } => a.len(),
+        }
+    }
+}
+
+/// One schedule: on how many processors, how long, and its energy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Schedule {
+    pub m: usize,
+    pub t: f64,
+    pub t_comm: f64,
+    pub busy: f64,
+    pub alpha_1: f64,
+    pub alpha_m: f64,
+    /// Every load part, for heterogeneous processors only (m can be 1e6).
+    pub alpha: Option<Vec<f64>>,
+    pub energy: Energy,
+}
+
+/// Everything the model reports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    pub m_requested: usize,
+    /// All of the m requested processors get a positive load part.
+    pub feasible: bool,
+    /// The largest processor count with a feasible schedule (heterogeneous:
+    /// the longest feasible prefix of the list).
+    pub m_max: usize,
+    /// The schedule shown: of m processors, or of m_max when m is infeasible.
+    pub schedule: Schedule,
+    pub t1: f64,
+    pub m_min_energy: usize,
+    pub e_min: f64,
+    pub target: TargetLoad,
+}
+
+impl Evaluation {
+    pub fn speedup(&self) -> f64 {
+        self.t1 / self.schedule.t
+    }
+    pub fn efficiency(&self) -> f64 {
+        self.speedup() / self.schedule.m as f64
+    }
+}
+
+fn identical(star: &Star, m: usize, inputs: &Inputs) -> Schedule {
+    let split = star.split(m, inputs.v);
+    Schedule {
+        m,
+        t: split.t,
+        t_comm: split.t_comm,
+        busy: split.busy,
+        alpha_1: split.alpha_1,
+        alpha_m: split.alpha_m,
+        alpha: None,
+        energy: inputs.power.energy(m, split.t, split.t_comm, split.busy),
+    }
+}
+
+fn heterogeneous(a: &[f64], c: &[f64], s: &[f64], m: usize, inputs: &Inputs) -> Option<Schedule> {
+    let (a, c, s) = (a.get(..m)?, c.get(..m)?, s.get(..m)?);
+    let h = hetero_split(a, c, s, inputs.v)?;
+    Some(Schedule {
+        m,
+        t: h.t,
+        t_comm: h.t_comm,
+        busy: h.busy,
+        alpha_1: h.alpha.first().copied().unwrap_or(f64::NAN),
+        alpha_m: h.alpha.last().copied().unwrap_or(f64::NAN),
+        energy: inputs.power.energy(m, h.t, h.t_comm, h.busy),
+        alpha: Some(h.alpha),
+    })
+}
+
+/// Evaluates the model.
+pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
+    let v = inputs.v;
+    let m = inputs.m();
+    match &inputs.processors {
+        Processors::Identical { star, .. } => {
+            let feasible = star.split(m, v).feasible;
+            let m_max = star.max_processors(v, MAX_PROCESSORS);
+            let used = if feasible { m } else { m_max.min(m) };
+            let schedule = identical(star, used, inputs);
+            let energy_at = |j: usize| identical(star, j, inputs).energy.total();
+            let m_min_energy = argmin(m_max, energy_at);
+            // On the m asked for, whatever V is now:
+            // e(V) = T(1)/(m T(m)), T(1) = S + (C+A)V, m T(m) = m S (m − F/G) + m (C + A/G) V.
+            let g = schedule::growth(star.c() / star.a(), m as f64);
+            let mf = m as f64;
+            let target = target_load(
+                inputs.e_target,
+                (star.s(), star.c() + star.a()),
+                (mf * star.s() * (mf - g.f / g.g), mf * (star.c() + star.a() / g.g)),
+                star.min_load(m),
+            );
+            Ok(Evaluation {
+                m_requested: m,
+                feasible,
+                m_max,
+                t1: star.t1(v),
+                m_min_energy,
+                e_min: energy_at(m_min_energy),
+                schedule,
+                target,
+            })
+        }
+        Processors::Heterogeneous { a, c, s } => {
+            let all = prefixes(a, c, s, v);
+            let m_max = all.iter().rev().find(|p| p.feasible).map_or(1, |p| p.p);
+            let full = heterogeneous(a, c, s, m, inputs);
+            let feasible = full.as_ref().is_some_and(|h| h.alpha.as_ref().is_some_and(|x| x.iter().all(|x| *x > 0.0)));
+            let schedule = match full {
+                Some(h) if feasible => h,
+                _ => heterogeneous(a, c, s, m_max, inputs).ok_or(ModelError::NonFinite { output: "alpha" })?,
+            };
+            let energy_of = |p: &schedule::Prefix| inputs.power.energy(p.p, p.t, p.t_comm, p.busy).total();
+            let best = all.iter().filter(|p| p.feasible).min_by(|x, y| energy_of(x).total_cmp(&energy_of(y)));
+            let (m_min_energy, e_min) = best.map_or((1, f64::NAN), |p| (p.p, energy_of(p)));
+            // On the whole list, whatever V is now.
+            let used = all.last().ok_or(ModelError::NonFinite { output: "alpha" })?;
+            let first = |xs: &[f64]| xs.first().copied().ok_or(ModelError::NonFinite { output: "alpha" });
+            let (a1, c1, s1) = (first(a)?, first(c)?, first(s)?);
+            let mf = m as f64;
+            let target = target_load(
+                inputs.e_target,
+                (s1, c1 + a1),
+                (mf * used.t_at_zero, mf * used.t_per_load),
+                used.min_load.max(0.0),
+            );
+            Ok(Evaluation {
+                m_requested: m,
+                feasible,
+                m_max,
+                t1: s1 + (c1 + a1) * v,
+                m_min_energy,
+                e_min,
+                schedule,
+                target,
+            })
+        }
+    }
+}
+
+const PROCESSOR_KINDS: &[ChoiceOption] = &[
+    ChoiceOption { value: "identical", label: "Identical (closed form)" },
+    ChoiceOption { value: "heterogeneous", label: "Heterogeneous (per-processor list)" },
+];
+
+const IDENTICAL: Option<AppliesWhen> = Some(AppliesWhen { key: "processors", values: &["identical"] });
+const HETEROGENEOUS: Option<AppliesWhen> = Some(AppliesWhen { key: "processors", values: &["heterogeneous"] });
+
+const fn number(default: f64, range: Range, scale: Scale, integer: bool) -> ParamKind {
+    ParamKind::Number { default, range, scale, integer, reciprocal_unit: None }
+}
+
+const fn list(default: &'static [f64], range: Range) -> ParamKind {
+    ParamKind::List { default, range, scale: Scale::Log, group: "processors", max_len: MAX_PROCESSORS }
+}
+
+/// Defaults: the lecture's example (A = 1, C = 1e-6, S = 1e2) with V = 1e3
+/// on 4 processors, the largest count it can activate.
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        key: "processors",
+        label: "Processors",
+        unit: "",
+        kind: ParamKind::Choice { default: "identical", options: PROCESSOR_KINDS },
+        help: "Identical processors share A, C, S; heterogeneous ones each have their own, served in list order.",
+        reference: "eq. (1)-(3)",
+        applies_when: None,
+    },
+    ParamSpec {
+        key: "m",
+        label: "Processors m",
+        unit: "",
+        kind: number(4.0, Range::closed(1.0, MAX_PROCESSORS as f64), Scale::Log, true),
+        help: "Number of worker processors P_1 … P_m; the originator P_0 only distributes.",
+        reference: "Basic scheduling model",
+        applies_when: IDENTICAL,
+    },
+    ParamSpec {
+        key: "V",
+        label: "Load size V",
+        unit: "units",
+        kind: number(1e3, Range::closed(1e-9, 1e18), Scale::Log, false),
+        help: "Size of the divisible load (e.g. bytes), in the units A and C are per.",
+        reference: "eq. (2)",
+        applies_when: None,
+    },
+    ParamSpec {
+        key: "A",
+        label: "A (computing)",
+        unit: "s/unit",
+        kind: number(1.0, Range::closed(1e-15, 1e9), Scale::Log, false),
+        help: "Time to process one unit of load on a processor: P_i computes α_i for A α_i.",
+        reference: "Basic scheduling model",
+        applies_when: IDENTICAL,
+    },
+    ParamSpec {
+        key: "C",
+        label: "C (communication)",
+        unit: "s/unit",
+        kind: number(1e-6, Range::closed(0.0, 1e9), Scale::Log, false),
+        help: "Time to send one unit of load: sending α_i takes S + C α_i.",
+        reference: "Basic scheduling model",
+        applies_when: IDENTICAL,
+    },
+    ParamSpec {
+        key: "S",
+        label: "S (start-up)",
+        unit: "s",
+        kind: number(1e2, Range::closed(0.0, 1e9), Scale::Log, false),
+        help: "Start-up time of each message. S > 0 is why a small V cannot activate many processors.",
+        reference: "Basic scheduling model",
+        applies_when: IDENTICAL,
+    },
+    ParamSpec {
+        key: "A_list",
+        label: "A_i",
+        unit: "s/unit",
+        kind: list(&[1.0, 1.0, 1.0, 1.0], Range::closed(1e-15, 1e9)),
+        help: "Computing time per unit of each processor, in the order the originator serves them.",
+        reference: "eq. (1)",
+        applies_when: HETEROGENEOUS,
+    },
+    ParamSpec {
+        key: "C_list",
+        label: "C_i",
+        unit: "s/unit",
+        kind: list(&[1e-6, 1e-6, 1e-6, 1e-6], Range::closed(0.0, 1e9)),
+        help: "Communication time per unit to each processor.",
+        reference: "eq. (1)",
+        applies_when: HETEROGENEOUS,
+    },
+    ParamSpec {
+        key: "S_list",
+        label: "S_i",
+        unit: "s",
+        kind: list(&[1e2, 1e2, 1e2, 1e2], Range::closed(0.0, 1e9)),
+        help: "Start-up time of the message to each processor.",
+        reference: "eq. (1)",
+        applies_when: HETEROGENEOUS,
+    },
+    ParamSpec {
+        key: "P_C",
+        label: "P_C (processor power)",
+        unit: "W",
+        kind: number(200.0, Range::closed(0.0, 1e9), Scale::Log, false),
+        help: "Power of an active processor; idle it draws P_C/k.",
+        reference: "eq. (8), (11)",
+        applies_when: None,
+    },
+    ParamSpec {
+        key: "P_N",
+        label: "P_N (network power)",
+        unit: "W",
+        kind: number(50.0, Range::closed(0.0, 1e9), Scale::Log, false),
+        help: "Power of the active network; idle it draws P_N/k.",
+        reference: "eq. (8), (10)",
+        applies_when: None,
+    },
+    ParamSpec {
+        key: "k",
+        label: "k (idle reduction)",
+        unit: "",
+        kind: number(3.0, Range { min: 1.0, min_exclusive: true, max: 1e6 }, Scale::Log, false),
+        help: "Idle power is active power divided by k (the lecture measured k ≈ 1.8 idle, 20 hibernating).",
+        reference: "eq. (8)-(11)",
+        applies_when: None,
+    },
+    ParamSpec {
+        key: "e_target",
+        label: "Target efficiency",
+        unit: "",
+        kind: number(0.9, Range { min: 0.0, min_exclusive: true, max: 1.0 }, Scale::Linear, false),
+        help: "For the inverse query: the smallest V that reaches this efficiency on the current processors.",
+        reference: "eq. (14)",
+        applies_when: None,
+    },
+];
+
+const OUTPUTS: &[OutputSpec] = &[
+    OutputSpec {
+        key: "T",
+        label: "Schedule length T(m)",
+        unit: "s",
+        help: "mS + CV + A α_m: the last processor finishes after all sending",
+    },
+    OutputSpec { key: "T1", label: "T(1)", unit: "s", help: "S + (C + A) V: one processor does it all" },
+    OutputSpec { key: "speedup", label: "Speedup", unit: "", help: "eq. (13): T(1) / T(m)" },
+    OutputSpec { key: "efficiency", label: "Efficiency", unit: "", help: "eq. (14): T(1) / (m T(m))" },
+    OutputSpec { key: "alpha_1", label: "First load part α_1", unit: "units", help: "the largest part, sent first" },
+    OutputSpec { key: "alpha_m", label: "Last load part α_m", unit: "units", help: "eq. (3); > 0 iff V > L(m)" },
+    OutputSpec { key: "feasible", label: "All m processors active", unit: "", help: "every α_i > 0" },
+    OutputSpec { key: "m_max", label: "Largest feasible m", unit: "", help: "max{m : L(m) < V}" },
+    OutputSpec {
+        key: "m_used",
+        label: "Processors in the schedule",
+        unit: "",
+        help: "m, or m_max when m is infeasible",
+    },
+    OutputSpec { key: "E", label: "Energy E", unit: "J", help: "eq. (12): E_I + E_RN + E_RC" },
+    OutputSpec { key: "E_I", label: "Idle energy E_I", unit: "J", help: "eq. (8): T((m+1)P_C + P_N)/k" },
+    OutputSpec { key: "E_RN", label: "Network energy E_RN", unit: "J", help: "eq. (10): P_N (k−1)/k (mS + CV)" },
+    OutputSpec {
+        key: "E_RC",
+        label: "Computing energy E_RC",
+        unit: "J",
+        help: "eq. (11): P_C (k−1)/k (2mS + (2C+A)V)",
+    },
+    OutputSpec {
+        key: "m_min_energy",
+        label: "Energy-optimal m",
+        unit: "",
+        help: "the m (≤ m_max) that minimises E, all else fixed",
+    },
+    OutputSpec { key: "E_min", label: "Least energy", unit: "J", help: "E at the energy-optimal m" },
+    OutputSpec {
+        key: "V_target",
+        label: "V for target efficiency",
+        unit: "units",
+        help: "smallest V whose efficiency reaches the target at this m",
+    },
+    OutputSpec { key: "alpha", label: "Load parts α_i", unit: "units", help: "every α_i (heterogeneous processors)" },
+];
+
+const CHARTS: &[ChartSpec] = &[
+    ChartSpec {
+        id: "gantt",
+        title: "Schedule",
+        caption:
+            "Each processor receives its part (start-up and transfer), then computes; all finish together at T(m).",
+    },
+    ChartSpec {
+        id: "speedup",
+        title: "Speedup vs m",
+        caption: "T(1)/T(m) over the feasible processor counts; dashed: ideal speedup m.",
+    },
+    ChartSpec {
+        id: "efficiency",
+        title: "Efficiency vs m",
+        caption: "T(1)/(m T(m)) over the feasible processor counts.",
+    },
+    ChartSpec {
+        id: "energy",
+        title: "Energy E vs schedule length T(m)",
+        caption: "One point per processor count m = 1 … m_max (T falls as m grows); the ring marks the least energy.",
+    },
+];
+
+const NOTES: &[&str] = &[
+    "Infeasible m: with S > 0, a load V ≤ L(m) = (SA/C²)((1+C/A)^m − 1 − mC/A) cannot give all m processors a positive part. isoperf then reports the schedule of m_max = max{m : L(m) < V} processors (m_used), counting only those in speedup, efficiency and energy; it never shows negative load parts.",
+    "Identical processors use the closed form α_m = (V − (S/A)F(m))/G(m) with G(m) = ((1+u)^m − 1)/u, F(m) = (G(m) − m)/u, u = C/A, evaluated with series where u·m is small, so T(m) is exact for tiny C/A and costs the same for m = 10 or 10⁶.",
+    "Heterogeneous processors are served in list order with the lecture's recursion (1)-(3); m_max is then the longest feasible prefix of the list, and T(1) is the first processor's S_1 + (C_1 + A_1)V.",
+    "Energy follows eq. (8)-(12) with the originator not computing; for heterogeneous processors E_RN and E_RC use the actual sending and busy times Σ(S_i + C_iα_i) and Σ(S_i + (C_i + A_i)α_i).",
+    "The target-efficiency query is exact: T(1) and m·T(m) are affine in V, so e(V) is a ratio of linear functions and V* = (e·c − a)/(b − e·d).",
+];
+
+macro_rules! energy_case {
+    ($id:literal, $label:literal, $v:expr, $m:expr) => {
+        Preset {
+            id: $id,
+            label: $label,
+            source: "Slides, time and energy minimization",
+            note: "A = 1, C = 1e-6, S = 1e2, P_N = 50, P_C = 200, k = 3, as on the slide.",
+            values: &[
+                ("processors", PresetValue::Choice("identical")),
+                ("A", PresetValue::Num(1.0)),
+                ("C", PresetValue::Num(1e-6)),
+                ("S", PresetValue::Num(1e2)),
+                ("P_N", PresetValue::Num(50.0)),
+                ("P_C", PresetValue::Num(200.0)),
+                ("k", PresetValue::Num(3.0)),
+                ("V", PresetValue::Num($v)),
+                ("m", PresetValue::Num($m)),
+            ],
+        }
+    };
+}
+
+const PRESETS: &[Preset] = &[
+    energy_case!("energy-v1e13", "Energy vs T, V = 1e13 (interior minimum)", 1e13, 1000.0),
+    energy_case!("energy-v1e3", "Energy vs T, V = 1e3 (no interior minimum)", 1e3, 4.0),
+    Preset {
+        id: "infeasible-m5",
+        label: "V = 1e3 on m = 5: infeasible",
+        source: "SPEC reproduction",
+        note: "Five processors cannot all be activated for V = 1e3; the page shows the schedule of m_max = 4.",
+        values: &[
+            ("processors", PresetValue::Choice("identical")),
+            ("V", PresetValue::Num(1e3)),
+            ("m", PresetValue::Num(5.0)),
+        ],
+    },
+    Preset {
+        id: "heterogeneous-4",
+        label: "Four processors of different speeds",
+        source: "Illustration",
+        note: "A fast and a slow processor each side of two average ones; the fast one gets the most load.",
+        values: &[
+            ("processors", PresetValue::Choice("heterogeneous")),
+            ("V", PresetValue::Num(1e3)),
+            ("A_list", PresetValue::List(&[0.5, 1.0, 1.0, 2.0])),
+            ("C_list", PresetValue::List(&[1e-6, 1e-6, 2e-6, 1e-6])),
+            ("S_list", PresetValue::List(&[50.0, 50.0, 50.0, 50.0])),
+        ],
+    },
+];
+
+const PRESET_GROUPS: &[PresetGroup] = &[PresetGroup { label: "Lecture examples", presets: PRESETS }];
+
+pub static SPEC: ModelSpec = ModelSpec {
+    id: "dlt",
+    title: "Divisible load on a star",
+    paper: "Drozdowski — Divisible load theory, from basics to applications (lecture)",
+    summary: "The originator splits a divisible load V among m processors so that all finish together: schedule length, speedup, energy, and the least V that activates them.",
+    params: PARAMS,
+    outputs: OUTPUTS,
+    preset_groups: PRESET_GROUPS,
+    charts: CHARTS,
+    notes: NOTES,
+};
+
+/// The `dlt` model of the registry.
+pub struct Dlt;
+
+fn target_value(t: &TargetLoad) -> OutValue {
+    match t {
+        TargetLoad::At(v) | TargetLoad::AnyFeasible(v) => OutValue::Num(*v),
+        TargetLoad::Unreachable { .. } => OutValue::Missing,
+    }
+}
+
+impl Model for Dlt {
+    fn spec(&self) -> &'static ModelSpec {
+        &SPEC
+    }
+
+    fn evaluate(&self, p: &Params) -> Result<crate::spec::Outputs, ModelError> {
+        let inputs = Inputs::from_params(p)?;
+        let e = evaluate(&inputs)?;
+        let s = &e.schedule;
+        Ok(crate::spec::Outputs(vec![
+            ("T", OutValue::Num(s.t)),
+            ("T1", OutValue::Num(e.t1)),
+            ("speedup", OutValue::Num(e.speedup())),
+            ("efficiency", OutValue::Num(e.efficiency())),
+            ("alpha_1", OutValue::Num(s.alpha_1)),
+            ("alpha_m", OutValue::Num(s.alpha_m)),
+            ("feasible", OutValue::Bool(e.feasible)),
+            ("m_max", OutValue::Num(e.m_max as f64)),
+            ("m_used", OutValue::Num(s.m as f64)),
+            ("E", OutValue::Num(s.energy.total())),
+            ("E_I", OutValue::Num(s.energy.idle)),
+            ("E_RN", OutValue::Num(s.energy.network)),
+            ("E_RC", OutValue::Num(s.energy.compute)),
+            ("m_min_energy", OutValue::Num(e.m_min_energy as f64)),
+            ("E_min", OutValue::Num(e.e_min)),
+            ("V_target", target_value(&e.target)),
+            ("alpha", s.alpha.clone().map_or(OutValue::Missing, OutValue::Array)),
+        ]))
+    }
+
+    fn tables(&self, p: &Params) -> Result<Vec<Table>, ModelError> {
+        let inputs = Inputs::from_params(p)?;
+        let e = evaluate(&inputs)?;
+        Ok(vec![views::schedule_table(&inputs, &e), views::reproduction_table()])
+    }
+
+    fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError> {
+        let inputs = Inputs::from_params(p)?;
+        let e = evaluate(&inputs)?;
+        views::chart(id, &inputs, &e)
+    }
+
+    fn remarks(&self, p: &Params) -> Result<Vec<Remark>, ModelError> {
+        let inputs = Inputs::from_params(p)?;
+        let e = evaluate(&inputs)?;
+        let mut out = Vec::new();
+        let key = match inputs.processors {
+            Processors::Identical { .. } => "m",
+            Processors::Heterogeneous { .. } => "A_list",
+        };
+        if !e.feasible {
+            out.push(Remark {
+                key: Some(key),
+                level: Level::Warning,
+                text: format!(
+                    "{} processors cannot all be activated for V = {}: the last would get no load. The largest feasible count is m_max = {}; the results are the schedule of {} processors.",
+                    e.m_requested,
+                    sig(inputs.v, 6),
+                    e.m_max,
+                    e.schedule.m
+                ),
+            });
+        }
+        let target = sig(inputs.e_target, 3);
+        out.push(Remark {
+            key: Some("V_target"),
+            level: Level::Info,
+            text: match e.target {
+                TargetLoad::At(v) => {
+                    format!("Efficiency {target} on {} processors needs V ≥ {}.", e.m_requested, sig(v, 4))
+                }
+                TargetLoad::AnyFeasible(l) => format!(
+                    "Every V that activates all {} processors (V > {}) already reaches efficiency {target}.",
+                    e.m_requested,
+                    sig(l, 4)
+                ),
+                TargetLoad::Unreachable { sup } => format!(
+                    "Efficiency {target} is out of reach on {} processors: it approaches {} as V grows.",
+                    e.m_requested,
+                    sig(sup, 4)
+                ),
+            },
+        });
+        Ok(out)
+    }
+}
