@@ -35,5 +35,32 @@ fn pmm(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, pmm);
+fn dlt(c: &mut Criterion) {
+    use isoperf::models::dlt::schedule::{hetero_split, Star};
+    let star = Star::new(1.0, 1e-6, 1e2).unwrap();
+    // T(m) by the closed form: the same cost at any m.
+    for m in [10usize, 1_000, 1_000_000] {
+        c.bench_function(&format!("dlt/closed form T(m), m = {m}"), |b| {
+            b.iter(|| star.split(black_box(m), black_box(1e13)))
+        });
+    }
+    // The recursion (1)-(3), O(m).
+    for m in [10_000usize, 1_000_000] {
+        let (a, cc, s) = (vec![1.0; m], vec![1e-9; m], vec![1e-3; m]);
+        let mut group = c.benchmark_group("dlt/recursion");
+        group.sample_size(10);
+        group.bench_function(format!("m = {m}"), |b| b.iter(|| hetero_split(black_box(&a), &cc, &s, 1e13).unwrap()));
+        group.finish();
+    }
+    let raw: RawParams = [("m", "1000"), ("V", "1e13")]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string())))
+        .collect();
+    c.bench_function("dlt/evaluate m = 1000, V = 1e13 (with m_max and the energy optimum)", |b| {
+        b.iter(|| models::evaluate("dlt", black_box(&raw)).unwrap())
+    });
+    c.bench_function("dlt/chart data energy", |b| b.iter(|| models::chart("dlt", "energy", black_box(&raw)).unwrap()));
+}
+
+criterion_group!(benches, pmm, dlt);
 criterion_main!(benches);

@@ -102,3 +102,41 @@ fn tables_cross_as_plain_objects() {
     let rows: Array = get(&list.get(1), "rows").dyn_into().unwrap();
     assert_eq!(rows.length(), 7);
 }
+
+#[wasm_bindgen_test]
+fn dlt_lists_nulls_and_remarks_cross_the_boundary() {
+    // A JS array and a comma-separated string are the same list.
+    let list = |xs: &[f64]| -> JsValue { xs.iter().map(|x| JsValue::from(*x)).collect::<Array>().into() };
+    let as_array = params(&[
+        ("processors", "heterogeneous".into()),
+        ("A_list", list(&[0.5, 1.0, 1.0, 2.0])),
+        ("C_list", list(&[1e-6; 4])),
+        ("S_list", list(&[50.0; 4])),
+    ]);
+    let as_text = params(&[
+        ("processors", "heterogeneous".into()),
+        ("A_list", "0.5, 1, 1, 2".into()),
+        ("C_list", "1e-6 1e-6 1e-6 1e-6".into()),
+        ("S_list", "50;50;50;50".into()),
+    ]);
+    let a = web::evaluate("dlt", as_array).unwrap();
+    let b = web::evaluate("dlt", as_text).unwrap();
+    assert_eq!(get(&a, "T").as_f64(), get(&b, "T").as_f64());
+    let alpha: Array = get(&a, "alpha").dyn_into().expect("alpha is an array");
+    assert_eq!(alpha.length(), 4);
+
+    // Identical processors: no alpha vector, and an out-of-reach target is null, not NaN.
+    let out = web::evaluate("dlt", params(&[("m", 1000.0.into()), ("e_target", 0.99999999.into())])).unwrap();
+    assert!(get(&out, "alpha").is_null());
+    assert!(get(&out, "V_target").is_null());
+
+    // SPEC: m = 5 is infeasible for V = 1e3; a remark at m says so.
+    let list: Array = web::remarks("dlt", params(&[("m", 5.0.into())])).unwrap().dyn_into().unwrap();
+    let warning = list.iter().find(|r| get(r, "key").as_string().as_deref() == Some("m")).expect("a remark at m");
+    assert_eq!(get(&warning, "level").as_string().as_deref(), Some("warning"));
+    assert!(get(&warning, "text").as_string().unwrap().contains("m_max = 4"));
+
+    let err =
+        web::evaluate("dlt", params(&[("processors", "heterogeneous".into()), ("C_list", "1, 2".into())])).unwrap_err();
+    assert_eq!(get(&err, "key").as_string().as_deref(), Some("C_list"));
+}
