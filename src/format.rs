@@ -11,7 +11,9 @@ pub fn sig(x: f64, sig: usize) -> String {
         return "0".to_string();
     }
     let sig = sig.max(1);
-    let exp = x.abs().log10().floor() as i32;
+    // The decade after rounding to `sig` figures (9.99998 → 10.00, not 10.000).
+    let rounded: f64 = format!("{:.*e}", sig - 1, x).parse().unwrap_or(x);
+    let exp = rounded.abs().log10().floor() as i32;
     if (-3..6).contains(&exp) {
         let decimals = (sig as i32 - 1 - exp).max(0) as usize;
         format!("{x:.decimals$}")
@@ -28,7 +30,9 @@ pub fn percent(x: f64) -> String {
         return "—".to_string();
     }
     let p = 100.0 * x;
-    if p.abs() < 0.01 {
+    if p.abs() < 0.0005 {
+        "0.000%".to_string()
+    } else if p.abs() < 0.01 {
         format!("{p:+.3}%")
     } else if p.abs() < 10.0 {
         format!("{p:+.2}%")
@@ -48,6 +52,8 @@ mod tests {
         assert_eq!(sig(0.5, 3), "0.500");
         assert_eq!(sig(f64::NAN, 4), "—");
         assert_eq!(percent(0.00163), "+0.16%");
+        assert_eq!(sig(9.99998, 4), "10.00");
+        assert_eq!(percent(-1e-12), "0.000%");
         assert_eq!(percent(-0.5), "-50%");
     }
 }

@@ -177,11 +177,7 @@ impl ParamSpec {
                     RawValue::List(items) => items.clone(),
                     RawValue::Num(x) => vec![RawValue::Num(*x)],
                     RawValue::Text(s) if s.trim().is_empty() => Vec::new(),
-                    RawValue::Text(s) => s
-                        .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
-                        .filter(|t| !t.is_empty())
-                        .map(|t| RawValue::Text(t.to_string()))
-                        .collect(),
+                    RawValue::Text(s) => split_list(s).into_iter().map(RawValue::Text).collect(),
                     RawValue::Bool(b) => return Err(err(Problem::NotANumber(format!("{b}")))),
                 };
                 if items.is_empty() {
@@ -219,6 +215,18 @@ impl ParamSpec {
                 }
             }
         }
+    }
+}
+
+/// The items of a typed list. With commas or semicolons those separate
+/// (an empty item stays, so "1,,3" reports item 2 as empty instead of
+/// shifting item 3 into its place); otherwise white space does.
+pub fn split_list(text: &str) -> Vec<String> {
+    let t = text.trim();
+    if t.contains([',', ';']) {
+        t.split([',', ';']).map(|x| x.trim().to_string()).collect()
+    } else {
+        t.split_whitespace().map(str::to_string).collect()
     }
 }
 
@@ -301,6 +309,17 @@ impl ModelSpec {
         self.params.iter().find(|p| p.key == key)
     }
 
+    /// Whether `spec` is used under the choices in `raw` (see `applies_when`).
+    fn applies(&self, spec: &ParamSpec, raw: &RawParams) -> bool {
+        let Some(when) = &spec.applies_when else { return true };
+        let chosen = match (raw.get(when.key), self.param(when.key).map(|p| &p.kind)) {
+            (Some(RawValue::Text(s)), _) => s.trim().to_string(),
+            (None, Some(ParamKind::Choice { default, .. })) => (*default).to_string(),
+            _ => return true,
+        };
+        when.values.contains(&chosen.as_str())
+    }
+
     pub fn presets(&self) -> impl Iterator<Item = &Preset> {
         self.preset_groups.iter().flat_map(|g| g.presets.iter())
     }
@@ -321,6 +340,9 @@ impl ModelSpec {
                 None => values.push((spec.key, spec.default_value())),
                 Some(r) => match spec.parse(r) {
                     Ok(v) => values.push((spec.key, v)),
+                    // A parameter the current choice does not use cannot
+                    // block the result: its default stands in.
+                    Err(_) if !self.applies(spec, raw) => values.push((spec.key, spec.default_value())),
                     Err(e) => errors.push(e),
                 },
             }

@@ -1,5 +1,6 @@
 //! The `isoperf` binary against the library: same numbers, to the bit.
 
+#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use std::process::Command;

@@ -1,6 +1,7 @@
 //! The `dlt` model against the lecture (Drozdowski), SPEC's published
 //! values, and independent computations.
 
+#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, clippy::type_complexity)]
 
 use isoperf::models::dlt::schedule::{growth, hetero_split, prefixes, recursion, target_load, Power, Star, TargetLoad};

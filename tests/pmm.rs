@@ -1,6 +1,7 @@
 //! The `pmm` model against the paper (Li, Fox, Qiu) and against independent
 //! evaluations of its closed forms.
 
+#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use isoperf::error::ModelError;

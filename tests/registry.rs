@@ -1,6 +1,7 @@
 //! The registry is consistent: every model's spec can drive a form, a URL
 //! and the CLI without surprises.
 
+#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use std::collections::HashSet;

@@ -36,8 +36,14 @@ export function formatNumber(x, digits = 4) {
   return `${mant} × 10${e}`;
 }
 
-/** The text a number field shows for a value: exact, shortest. */
-const fieldText = (x) => String(x);
+/** The text a number field shows for a value: exact, and the shorter of 1e13 and 10000000000000. */
+function fieldText(x) {
+  const plain = String(x);
+  const a = Math.abs(x);
+  if (a === 0 || (a >= 1e-4 && a < 1e6)) return plain;
+  const sci = x.toExponential().replace('e+', 'e');
+  return sci.length < plain.length ? sci : plain;
+}
 
 // ---- state -------------------------------------------------------------------
 
@@ -45,7 +51,11 @@ const registry = { models: [], byId: new Map() };
 const state = { model: null, values: {} }; // values: key -> text as typed (or choice value)
 
 /** The items of a list parameter's text ("1, 2 3;4"), as Rust splits them. */
-const listItems = (text) => String(text).split(/[,;\s]+/).filter((t) => t !== '');
+function listItems(text) {
+  const t = String(text).trim();
+  if (/[,;]/.test(t)) return t.split(/[,;]/).map((x) => x.trim()); // empty items stay in place
+  return t.split(/\s+/).filter((x) => x !== '');
+}
 const listText = (items) => items.join(', ');
 
 function defaultsOf(model) {

@@ -267,3 +267,93 @@ export function snapshot(page) {
     };
   });
 }
+
+// ---- helpers added for the models with list parameters and chart notes ----
+
+/**
+ * Every field message, keyed by the parameter it is about (a list group holds
+ * one message per list): { key: { error, errorVisible, warning } }.
+ */
+export function fieldMessages(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const err of document.querySelectorAll('#form .field-error')) {
+      const field = err.closest('.field');
+      const key = err.dataset.errorFor ?? field?.dataset.key;
+      out[key] = {
+        error: err.textContent,
+        errorVisible: err.checkVisibility(),
+        invalid: Boolean(field?.classList.contains('invalid')),
+        warning: [...(field?.querySelectorAll('.field-warning') ?? [])].map((w) => w.textContent).join(' '),
+      };
+    }
+    return out;
+  });
+}
+
+/** The explanatory note under each chart (not its error): { id: text }. */
+export function chartNotes(page) {
+  return page.$$eval('#charts figure.chart[data-chart]', (figs) =>
+    Object.fromEntries(figs.map((f) => [f.dataset.chart, f.querySelector('p.chart-note')?.textContent ?? ''])));
+}
+
+/**
+ * The rows of the list table of `group`: one object per row, list key ->
+ * cell text, e.g. [{ A_list: '1', C_list: '0.000001', S_list: '100' }, ...].
+ */
+export function listRows(page, group) {
+  return page.$$eval(`#form .field.list-field[data-group="${group}"] table.list-table tbody tr`, (rows) =>
+    rows.map((r) => Object.fromEntries([...r.querySelectorAll('input[data-list]')].map((i) => [i.dataset.list, i.value]))));
+}
+
+/** The items of a list parameter's text, split as the page and Rust split them. */
+export const listItems = (text) => String(text ?? '').split(/[,;\s]+/).filter((t) => t !== '');
+
+/** Waits until every chart canvas left its default 300 × 150 size, then two frames. */
+export async function waitForCharts(page) {
+  await page
+    .waitForFunction(() => {
+      const cs = [...document.querySelectorAll('#charts canvas')];
+      return cs.length > 0 && cs.every((c) => c.width !== 300 || c.height !== 150);
+    }, null, { timeout: 5_000 })
+    .catch(() => {}); // the caller's assertions say what is wrong
+  await afterFrames(page);
+}
+
+/**
+ * Per chart: pixels with ink (opaque and not near-white), those of them in a
+ * saturated colour (the data, not the grey axes and grid), the share of ink,
+ * the number of distinct ink colours (quantised) and a checksum of the image.
+ */
+export function chartInk(page) {
+  return page.$$eval('#charts figure.chart[data-chart] canvas', (canvases) =>
+    Object.fromEntries(
+      canvases.map((c) => {
+        const id = c.closest('figure').dataset.chart;
+        if (!c.width || !c.height) return [id, { ink: 0, coloured: 0, share: 0, colours: 0, sum: 0 }];
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let ink = 0;
+        let coloured = 0;
+        let sum = 0;
+        const colours = new Set();
+        for (let i = 0; i < d.length; i += 4) {
+          const [r, g, b, a] = [d[i], d[i + 1], d[i + 2], d[i + 3]];
+          sum = (sum * 31 + r * 7 + g * 11 + b * 13 + a) >>> 0;
+          if (a > 0 && !(r >= 245 && g >= 245 && b >= 245)) {
+            ink += 1;
+            colours.add(((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4));
+            // Axes, grid and text are grey; the data series are coloured.
+            if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured += 1;
+          }
+        }
+        return [id, { ink, coloured, share: ink / (d.length / 4), colours: colours.size, sum }];
+      }),
+    ),
+  );
+}
+
+/** Waits for the page to be ready again after `page.reload()` or a new hash. */
+export async function reloadReady(page) {
+  await page.reload();
+  await waitReadyState(page);
+}

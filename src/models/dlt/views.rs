@@ -77,13 +77,20 @@ fn rows_of(inputs: &Inputs, e: &Evaluation, which: &[usize]) -> Vec<(usize, f64,
 /// (m, T(m), E(m)) over the feasible processor counts.
 fn sweep(inputs: &Inputs, e: &Evaluation) -> Vec<(usize, f64, f64)> {
     match &inputs.processors {
-        Processors::Identical { star, .. } => counts(e.m_max.min(MAX_PROCESSORS))
-            .into_iter()
-            .map(|m| {
-                let s = identical(star, m, inputs);
-                (m, s.t, s.energy.total())
-            })
-            .collect(),
+        Processors::Identical { star, .. } => {
+            let mut ms = counts(e.m_max.min(MAX_PROCESSORS));
+            // The marked points must be on the curve.
+            ms.extend([e.m_min_energy, e.schedule.m]);
+            ms.sort_unstable();
+            ms.dedup();
+            ms
+        }
+        .into_iter()
+        .map(|m| {
+            let s = identical(star, m, inputs);
+            (m, s.t, s.energy.total())
+        })
+        .collect(),
         Processors::Heterogeneous { a, c, s } => prefixes(a, c, s, inputs.v)
             .into_iter()
             .filter(|p| p.feasible)
