@@ -62,5 +62,18 @@ fn dlt(c: &mut Criterion) {
     c.bench_function("dlt/chart data energy", |b| b.iter(|| models::chart("dlt", "energy", black_box(&raw)).unwrap()));
 }
 
-criterion_group!(benches, pmm, dlt);
+fn pipeline(c: &mut Criterion) {
+    let raw: RawParams =
+        [("N", "512"), ("P", "8"), ("t_comp", "1.39"), ("L", "8"), ("L_unit", "MiB"), ("C_unit", "Gibit/s")]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string())))
+            .collect();
+    c.bench_function("pipeline/evaluate", |b| b.iter(|| models::evaluate("pipeline", black_box(&raw)).unwrap()));
+    c.bench_function("pipeline/tables", |b| b.iter(|| models::tables("pipeline", black_box(&raw)).unwrap()));
+    c.bench_function("pipeline/chart data comm", |b| {
+        b.iter(|| models::chart("pipeline", "comm", black_box(&raw)).unwrap())
+    });
+}
+
+criterion_group!(benches, pmm, dlt, pipeline);
 criterion_main!(benches);

@@ -228,7 +228,7 @@ where
         .margin(px(10.0))
         .caption(&chart.title, font(15.0))
         .x_label_area_size(px(40.0))
-        .y_label_area_size(px(64.0))
+        .y_label_area_size(px(label_width(&chart.y)))
         .build_cartesian_2d(x, y)
         .map_err(backend_err)?;
     ctx.configure_mesh()
@@ -288,6 +288,12 @@ where
         .map_err(backend_err)?;
     area.present().map_err(backend_err)?;
     Ok(())
+}
+
+/// Room for the tick labels of the y axis and its title, in CSS pixels.
+fn label_width(axis: &Axis) -> f64 {
+    let longest = axis.tick_labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    (7.0 * longest as f64 + 26.0).max(64.0)
 }
 
 /// Position of `v` on an axis as a fraction of its range (log-aware).

@@ -34,7 +34,7 @@ pub fn percent(x: f64) -> String {
         "0.000%".to_string()
     } else if p.abs() < 0.01 {
         format!("{p:+.3}%")
-    } else if p.abs() < 10.0 {
+    } else if p.abs() < 100.0 {
         format!("{p:+.2}%")
     } else {
         format!("{p:+.0}%")
@@ -54,6 +54,7 @@ mod tests {
         assert_eq!(percent(0.00163), "+0.16%");
         assert_eq!(sig(9.99998, 4), "10.00");
         assert_eq!(percent(-1e-12), "0.000%");
-        assert_eq!(percent(-0.5), "-50%");
+        assert_eq!(percent(-0.5), "-50.00%");
+        assert_eq!(percent(1.5), "+150%");
     }
 }

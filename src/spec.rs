@@ -98,6 +98,19 @@ pub enum ParamKind {
 pub struct ChoiceOption {
     pub value: &'static str,
     pub label: &'static str,
+    /// For a unit choice: how many base units one of this unit is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub factor: Option<f64>,
+}
+
+impl ChoiceOption {
+    pub const fn new(value: &'static str, label: &'static str) -> Self {
+        ChoiceOption { value, label, factor: None }
+    }
+
+    pub const fn unit(value: &'static str, factor: f64) -> Self {
+        ChoiceOption { value, label: value, factor: Some(factor) }
+    }
 }
 
 /// A parameter that only matters for some values of a choice parameter.
@@ -119,6 +132,14 @@ pub struct ParamSpec {
     pub reference: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub applies_when: Option<AppliesWhen>,
+    /// Left empty or out, the parameter takes this other parameter's value
+    /// (T_merge = T_comp unless given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<&'static str>,
+    /// The choice parameter that holds this number's unit (its options carry
+    /// factors to `unit`, the base unit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit_from: Option<&'static str>,
 }
 
 impl ParamSpec {
@@ -136,7 +157,11 @@ impl ParamSpec {
         match &self.kind {
             ParamKind::Number { range, integer, .. } => {
                 let what = if *integer { "an integer" } else { "a number" };
-                let unit = if self.unit.is_empty() { String::new() } else { format!(" ({})", self.unit) };
+                let unit = match (self.unit_from, self.unit) {
+                    (Some(_), _) => " (in the unit chosen beside it)".to_string(),
+                    (None, "") => String::new(),
+                    (None, u) => format!(" ({u})"),
+                };
                 format!("{what} with {range}{unit}")
             }
             ParamKind::Choice { options, .. } => {
@@ -205,8 +230,13 @@ impl ParamSpec {
                 Ok(Value::List(values))
             }
             ParamKind::Choice { options, .. } => {
+                let owned;
                 let s = match raw {
                     RawValue::Text(s) => s.trim(),
+                    RawValue::Bool(b) => {
+                        owned = b.to_string();
+                        owned.as_str()
+                    }
                     other => return Err(err(Problem::UnknownChoice(other.to_string()))),
                 };
                 match options.iter().find(|o| o.value == s) {
@@ -336,6 +366,10 @@ impl ModelSpec {
             raw.keys().filter(|k| self.param(k).is_none()).map(|k| ParamError::unknown_key(self, k)).collect();
         let mut values = Vec::with_capacity(self.params.len());
         for spec in self.params {
+            let blank = |r: &RawValue| matches!(r, RawValue::Text(t) if t.trim().is_empty());
+            if spec.fallback.is_some() && raw.get(spec.key).is_none_or(blank) {
+                continue; // filled in below from the parameter it falls back to
+            }
             match raw.get(spec.key) {
                 None => values.push((spec.key, spec.default_value())),
                 Some(r) => match spec.parse(r) {
@@ -345,6 +379,14 @@ impl ModelSpec {
                     Err(_) if !self.applies(spec, raw) => values.push((spec.key, spec.default_value())),
                     Err(e) => errors.push(e),
                 },
+            }
+        }
+        for spec in self.params {
+            if let Some(from) = spec.fallback {
+                if !values.iter().any(|(k, _)| *k == spec.key) {
+                    let v = values.iter().find(|(k, _)| *k == from).map_or(spec.default_value(), |(_, v)| v.clone());
+                    values.push((spec.key, v));
+                }
             }
         }
         if errors.is_empty() {

@@ -61,7 +61,10 @@ const listText = (items) => items.join(', ');
 function defaultsOf(model) {
   const v = {};
   for (const p of model.params) {
-    v[p.key] = p.kind === 'choice' ? p.default : p.kind === 'list' ? listText(p.default.map(fieldText)) : fieldText(p.default);
+    v[p.key] = p.kind === 'choice' ? p.default
+      : p.kind === 'list' ? listText(p.default.map(fieldText))
+      : p.fallback ? '' // empty: takes the value of p.fallback
+      : fieldText(p.default);
   }
   return v;
 }
@@ -71,6 +74,7 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 function isDefault(p, text) {
   if (p.kind === 'choice') return text === p.default;
+  if (p.fallback) return String(text).trim() === '';
   if (p.kind === 'list') {
     const items = listItems(text);
     return items.length === p.default.length && items.every((t, i) => DECIMAL.test(t) && Number(t) === p.default[i]);
@@ -193,7 +197,9 @@ function buildForm(model) {
   const form = $('form');
   form.replaceChildren();
   const groups = new Set();
+  const unitChoices = new Set(model.params.map((p) => p.unit_from).filter(Boolean));
   for (const p of model.params) {
+    if (unitChoices.has(p.key)) continue; // drawn inside the number it qualifies
     if (p.kind === 'list') {
       if (!groups.has(p.group)) form.append(buildListGroup(model, p.group));
       groups.add(p.group);
@@ -204,7 +210,13 @@ function buildForm(model) {
     const helpId = `${id}-help`;
     const field = el('div', { class: 'field', 'data-key': p.key });
     const unit = p.unit ? el('span', { class: 'unit', text: p.unit }) : null;
-    if (p.kind === 'choice') {
+    if (p.kind === 'choice' && p.options.length > 4) {
+      field.append(
+        el('label', { for: id }, el('span', { class: 'label-text', text: p.label })),
+        el('select', { id, name: p.key, 'data-key': p.key, 'aria-describedby': `${helpId} ${errorId}` },
+          p.options.map((o) => el('option', { value: o.value, text: o.label }))),
+      );
+    } else if (p.kind === 'choice') {
       const group = el('fieldset', { class: 'choice', 'aria-describedby': `${helpId} ${errorId}` },
         el('legend', {}, p.label),
         p.options.map((o) =>
@@ -213,12 +225,21 @@ function buildForm(model) {
             el('span', { text: o.label }))));
       field.append(group);
     } else {
+      const fallback = p.fallback && model.params.find((q) => q.key === p.fallback);
+      const input = el('input', {
+        id, name: p.key, 'data-key': p.key, type: 'text', inputmode: 'decimal', spellcheck: 'false',
+        autocomplete: 'off', 'aria-describedby': `${helpId} ${errorId}`,
+        placeholder: fallback ? `= ${fallback.label}` : null,
+      });
+      const unitChoice = p.unit_from && model.params.find((q) => q.key === p.unit_from);
+      const control = unitChoice
+        ? el('div', { class: 'with-unit' }, input,
+          el('select', { id: `f-${unitChoice.key}`, name: unitChoice.key, 'data-key': unitChoice.key, 'aria-label': unitChoice.label, title: unitChoice.help },
+            unitChoice.options.map((o) => el('option', { value: o.value, text: o.label }))))
+        : input;
       field.append(
-        el('label', { for: id }, el('span', { class: 'label-text', text: p.label }), unit),
-        el('input', {
-          id, name: p.key, 'data-key': p.key, type: 'text', inputmode: 'decimal', spellcheck: 'false',
-          autocomplete: 'off', 'aria-describedby': `${helpId} ${errorId}`,
-        }),
+        el('label', { for: id }, el('span', { class: 'label-text', text: p.label }), unitChoice ? null : unit),
+        control,
         el('div', { class: 'hint', id: `${id}-hint` }),
       );
     }
@@ -236,7 +257,10 @@ function fillForm() {
   for (const p of state.model.params) {
     const v = state.values[p.key];
     if (p.kind === 'list') continue;
-    if (p.kind === 'choice') {
+    const select = form.querySelector(`select#f-${CSS.escape(p.key)}`);
+    if (select) {
+      select.value = v;
+    } else if (p.kind === 'choice') {
       for (const r of form.querySelectorAll(`input[name="${CSS.escape(p.key)}"]`)) r.checked = r.value === v;
     } else {
       const input = form.querySelector(`#f-${CSS.escape(p.key)}`);
@@ -333,6 +357,9 @@ function updateHints() {
     const x = Number(String(state.values[p.key]).trim());
     let text = '';
     if (p.reciprocal_unit && x > 0 && Number.isFinite(1 / x)) text = `= ${formatNumber(1 / x)} ${p.reciprocal_unit}`;
+    const unitChoice = p.unit_from && state.model.params.find((q) => q.key === p.unit_from);
+    const factor = unitChoice?.options.find((o) => o.value === state.values[unitChoice.key])?.factor;
+    if (factor && Number.isFinite(x * factor) && String(state.values[p.key]).trim() !== '') text = `= ${formatNumber(x * factor, 6)} ${p.unit}`;
     const applies = hint.dataset.applies;
     hint.textContent = [text, applies].filter(Boolean).join(' · ');
   }
@@ -412,22 +439,20 @@ function drawCharts() {
   for (const fig of document.querySelectorAll('#charts .chart')) {
     const canvas = fig.querySelector('canvas');
     const note = fig.querySelector('.chart-error');
-    fig.classList.toggle('stale', blocked !== '');
-    if (blocked) {
-      note.textContent = `Not drawn: ${blocked}`;
-      continue;
-    }
     const w = Math.max(240, Math.round(canvas.clientWidth));
     const h = Math.round(w * 0.62);
     canvas.style.height = `${h}px`;
     canvas.width = Math.round(w * dpr);
     canvas.height = Math.round(h * dpr);
+    // Charts that need only valid fields still draw while a result is blocked.
     try {
       fig.querySelector('.chart-note').textContent = drawChart(canvas, state.model.id, fig.dataset.chart, params(), dpr) ?? '';
       note.textContent = '';
+      fig.classList.remove('stale');
     } catch (e) {
-      note.textContent = e.message;
-      canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
+      note.textContent = blocked ? `Not drawn: ${blocked}` : e.message;
+      fig.querySelector('.chart-note').textContent = '';
+      fig.classList.add('stale');
     }
   }
 }
@@ -452,7 +477,14 @@ function update() {
   const general = showFieldErrors(problems);
   const atFields = problems.length - general.length;
   if (problems.length) {
-    showResults(null, atFields ? `fix the highlighted field${atFields > 1 ? 's' : ''}.` : general.join(' '));
+    // Tables that need only valid fields (e.g. a delay breakdown) still show.
+    let partial = null;
+    try {
+      partial = tables(state.model.id, p);
+    } catch {
+      partial = null;
+    }
+    showResults(partial && { tables: partial }, atFields ? `fix the highlighted field${atFields > 1 ? 's' : ''}.` : general.join(' '));
     return;
   }
   try {
@@ -468,9 +500,11 @@ function showResults(results, reason) {
   setStatus(reason ? [`No results: ${reason}`] : []);
   renderOutputs(results?.outputs ?? null);
   renderRemarks(results?.remarks ?? []);
-  if (results) renderTables(results.tables);
-  for (const id of ['outputs', 'tables']) $(id).classList.toggle('stale', Boolean(reason));
-  $('tables').setAttribute('aria-hidden', reason ? 'true' : 'false');
+  if (results?.tables) renderTables(results.tables);
+  $('outputs').classList.toggle('stale', Boolean(reason));
+  const staleTables = !results?.tables;
+  $('tables').classList.toggle('stale', staleTables);
+  $('tables').setAttribute('aria-hidden', staleTables ? 'true' : 'false');
   scheduleCharts();
 }
 

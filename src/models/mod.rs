@@ -8,6 +8,7 @@ use crate::spec::{ModelSpec, OutValue, Outputs, Params, RawParams, Remark};
 use crate::table::Table;
 
 pub mod dlt;
+pub mod pipeline;
 pub mod pmm;
 
 /// A performance model: a declarative spec and pure functions of valid
@@ -34,7 +35,7 @@ pub trait Model: Sync {
 }
 
 /// Every model of the calculator, in the order the page shows them.
-pub static MODELS: &[&dyn Model] = &[&pmm::Pmm, &dlt::Dlt];
+pub static MODELS: &[&dyn Model] = &[&pmm::Pmm, &dlt::Dlt, &pipeline::Pipeline];
 
 pub fn specs() -> Vec<&'static ModelSpec> {
     MODELS.iter().map(|m| m.spec()).collect()
@@ -92,10 +93,11 @@ pub fn check(id: &str, raw: &RawParams) -> Result<Vec<FieldError>, ModelError> {
     }
 }
 
+/// Tables need only valid fields: a model may show them where `evaluate`
+/// reports a condition (the delay breakdown of a saturated queue).
 pub fn tables(id: &str, raw: &RawParams) -> Result<Vec<Table>, ModelError> {
     let model = find(id)?;
     let p = parse(model, raw)?;
-    model.evaluate(&p)?;
     model.tables(&p)
 }
 
@@ -117,7 +119,6 @@ pub fn chart(id: &str, chart_id: &str, raw: &RawParams) -> Result<Chart, ModelEr
         });
     }
     let p = parse(model, raw)?;
-    model.evaluate(&p)?;
     model.chart(chart_id, &p)
 }
 

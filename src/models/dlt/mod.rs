@@ -237,8 +237,8 @@ pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
 }
 
 const PROCESSOR_KINDS: &[ChoiceOption] = &[
-    ChoiceOption { value: "identical", label: "Identical (closed form)" },
-    ChoiceOption { value: "heterogeneous", label: "Heterogeneous (per-processor list)" },
+    ChoiceOption::new("identical", "Identical (closed form)"),
+    ChoiceOption::new("heterogeneous", "Heterogeneous (per-processor list)"),
 ];
 
 const IDENTICAL: Option<AppliesWhen> = Some(AppliesWhen { key: "processors", values: &["identical"] });
@@ -263,6 +263,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Identical processors share A, C, S; heterogeneous ones each have their own, served in list order.",
         reference: "eq. (1)-(3)",
         applies_when: None,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "m",
@@ -272,6 +274,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Number of worker processors P_1 … P_m; the originator P_0 only distributes.",
         reference: "Basic scheduling model",
         applies_when: IDENTICAL,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "V",
@@ -281,6 +285,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Size of the divisible load (e.g. bytes), in the units A and C are per.",
         reference: "eq. (2)",
         applies_when: None,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "A",
@@ -290,6 +296,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Time to process one unit of load on a processor: P_i computes α_i for A α_i.",
         reference: "Basic scheduling model",
         applies_when: IDENTICAL,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "C",
@@ -299,6 +307,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Time to send one unit of load: sending α_i takes S + C α_i.",
         reference: "Basic scheduling model",
         applies_when: IDENTICAL,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "S",
@@ -308,6 +318,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Start-up time of each message. S > 0 is why a small V cannot activate many processors.",
         reference: "Basic scheduling model",
         applies_when: IDENTICAL,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "A_list",
@@ -317,6 +329,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Computing time per unit of each processor, in the order the originator serves them.",
         reference: "eq. (1)",
         applies_when: HETEROGENEOUS,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "C_list",
@@ -326,6 +340,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Communication time per unit to each processor.",
         reference: "eq. (1)",
         applies_when: HETEROGENEOUS,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "S_list",
@@ -335,6 +351,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Start-up time of the message to each processor.",
         reference: "eq. (1)",
         applies_when: HETEROGENEOUS,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "P_C",
@@ -344,6 +362,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Power of an active processor; idle it draws P_C/k.",
         reference: "eq. (8), (11)",
         applies_when: None,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "P_N",
@@ -353,6 +373,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Power of the active network; idle it draws P_N/k.",
         reference: "eq. (8), (10)",
         applies_when: None,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "k",
@@ -362,6 +384,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Idle power is active power divided by k (the lecture measured k ≈ 1.8 idle, 20 hibernating).",
         reference: "eq. (8)-(11)",
         applies_when: None,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "e_target",
@@ -371,6 +395,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "For the inverse query: the smallest V that reaches this efficiency on the current processors.",
         reference: "eq. (14)",
         applies_when: None,
+        fallback: None,
+        unit_from: None,
     },
 ];
 

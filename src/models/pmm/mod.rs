@@ -298,9 +298,9 @@ pub fn predict(i: &Inputs) -> Prediction {
 }
 
 const IMPLEMENTATIONS: &[ChoiceOption] = &[
-    ChoiceOption { value: "dryad", label: "Dryad (flat tree)" },
-    ChoiceOption { value: "msmpi", label: "MS-MPI (binomial tree)" },
-    ChoiceOption { value: "fox", label: "Fox 1987 (pipeline)" },
+    ChoiceOption::new("dryad", "Dryad (flat tree)"),
+    ChoiceOption::new("msmpi", "MS-MPI (binomial tree)"),
+    ChoiceOption::new("fox", "Fox 1987 (pipeline)"),
 ];
 
 const fn number(default: f64, range: Range, scale: Scale, integer: bool) -> ParamKind {
@@ -321,6 +321,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Which broadcast the row groups use: Dryad's flat tree, MS-MPI's binomial tree, or Fox's pipeline.",
         reference: "Table 2",
         applies_when: None,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "N",
@@ -330,6 +332,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Number of processes; a perfect square, arranged as a √N × √N mesh.",
         reference: "§4",
         applies_when: None,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "M",
@@ -339,6 +343,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "The matrices are M × M; each process holds m × m blocks with m = M/√N.",
         reference: "§4",
         applies_when: None,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "t_flops",
@@ -348,6 +354,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Time per floating-point operation of the block multiply (eq. 3).",
         reference: "eq. (3), Table 3",
         applies_when: None,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "t_comm",
@@ -357,6 +365,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Time to send one matrix element (8 bytes) between two processes (Hockney model). Table 3 gives Dryad's T_io + T_comm as one rate.",
         reference: "eq. (1), (8), Table 3",
         applies_when: None,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "t_io",
@@ -366,6 +376,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Extra time per element through Dryad's file pipe (≈40% of Dryad's point-to-point cost, §4). Zero when T_comm already holds T_io + T_comm.",
         reference: "eq. (1)",
         applies_when: Some(AppliesWhen { key: "impl", values: &["dryad"] }),
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "t_startup",
@@ -375,6 +387,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Start-up (latency) time per message. Eq. (5) and (9) drop it; non-zero values add (√N+1)/2 · T_startup per iteration.",
         reference: "eq. (1), (2), (8)",
         applies_when: None,
+        fallback: None,
+        unit_from: None,
     },
     ParamSpec {
         key: "t_scheduling",
@@ -384,6 +398,8 @@ const PARAMS: &[ParamSpec] = &[
         help: "Time to schedule one task; each iteration pays (N+1)/2 of them on average (eq. 4, 9). Fox's algorithm has no scheduler.",
         reference: "eq. (4), (9)",
         applies_when: Some(AppliesWhen { key: "impl", values: &["dryad", "msmpi"] }),
+        fallback: None,
+        unit_from: None,
     },
 ];
 

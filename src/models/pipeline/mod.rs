@@ -1,0 +1,551 @@
+//! A parallel-pipeline reduction with an M/M/1 model of the Myrinet switch
+//! path (Kuntraruk, Pottenger, Ross, `papers/parallel-pipeline.md`).
+//!
+//! P processors (a power of two) run a pipelined binary reduction of
+//! 2 lg P + 1 stages; `groups` such pipelines share the N tasks evenly.
+//! With n = N / groups tasks per pipeline and s = (n − P)/(P/2) steps,
+//! eq. (6):
+//!
+//! T_total = (s + 1) T_comp + s T_comm [+ lg P (T_merge + T_comm) to drain],
+//!
+//! where each step's message crosses three M/M/1 queues, eq. (7)-(11):
+//! leaf, spine, leaf, each with service time 8L/C, arrival rate
+//! fan-in / T_comp, ρ = λ · 8L/C and response time D = (8L/C)/(1 − ρ) + τ.
+//!
+//! ```
+//! use isoperf::models::pipeline::{hops, Switch};
+//! // Eq. (12): L = 23720 B over C = 1.28 Gbit/s with T_comp = 0.15 s.
+//! let h = hops(23720.0, 1.28e9, 0.15, &Switch::MYRINET);
+//! let t_comm: f64 = h.iter().map(|h| h.response.unwrap()).sum();
+//! assert!((62.0 * t_comm - 0.028).abs() < 0.0005); // not the printed 0.16 s
+//! ```
+
+use crate::chart::Chart;
+use crate::error::{ModelError, ParamError};
+use crate::format::sig;
+use crate::spec::{
+    AppliesWhen, ChartSpec, ChoiceOption, Level, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec, Params, Preset,
+    PresetGroup, PresetValue, Range, Remark, Scale,
+};
+use crate::table::Table;
+
+use super::Model;
+
+mod views;
+
+/// The reproduction tables, for the tests.
+pub mod views_for_tests {
+    pub use super::views::{features_table, sorting_table};
+}
+
+/// Fan-ins and latency of the two-level switch (Figure 3).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Switch {
+    /// Hosts per leaf switch: messages arriving at a leaf, both ways.
+    pub leaf_fanin: f64,
+    /// Leaf links per spine switch.
+    pub spine_fanin: f64,
+    /// Propagation delay per hop, s (eq. 7's τ).
+    pub tau: f64,
+}
+
+impl Switch {
+    /// The paper's 16-port Myrinet: 8 hosts per leaf, 16 leaves per spine, τ = 0.
+    pub const MYRINET: Switch = Switch { leaf_fanin: 8.0, spine_fanin: 16.0, tau: 0.0 };
+}
+
+/// One M/M/1 hop of the path.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hop {
+    pub name: &'static str,
+    pub fanin: f64,
+    /// λ, messages per second.
+    pub arrival_rate: f64,
+    /// 8L/C, s.
+    pub service: f64,
+    /// ρ = λ · service.
+    pub rho: f64,
+    /// Mean waiting time in the queue, ρ/(1 − ρ) · service; `None` when ρ ≥ 1.
+    pub wait: Option<f64>,
+    /// Mean response time D(L) of eq. (7); `None` when ρ ≥ 1 (unstable).
+    pub response: Option<f64>,
+}
+
+/// The three hops of eq. (8)-(10) for a message of `l_bytes` over a channel
+/// of `c_bps` bit/s, with one message per `t_comp` from each fan-in link.
+pub fn hops(l_bytes: f64, c_bps: f64, t_comp: f64, switch: &Switch) -> [Hop; 3] {
+    let service = 8.0 * l_bytes / c_bps;
+    let hop = |name, fanin: f64| {
+        let arrival_rate = fanin / t_comp;
+        let rho = arrival_rate * service;
+        let stable = rho < 1.0;
+        Hop {
+            name,
+            fanin,
+            arrival_rate,
+            service,
+            rho,
+            wait: stable.then(|| rho / (1.0 - rho) * service),
+            response: stable.then(|| service / (1.0 - rho) + switch.tau),
+        }
+    };
+    [hop("leaf (up)", switch.leaf_fanin), hop("spine", switch.spine_fanin), hop("leaf (down)", switch.leaf_fanin)]
+}
+
+/// How the per-step communication time is obtained.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Communication {
+    /// Eq. (7)-(11).
+    Queueing,
+    /// A per-step time given directly (to reproduce the printed 0.16 s / 62).
+    Fixed(f64),
+}
+
+/// Valid inputs: P a power of two ≥ 2, groups dividing N, N/groups ≥ P.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Inputs {
+    pub n: f64,
+    pub p: f64,
+    pub groups: f64,
+    pub t_comp: f64,
+    pub t_merge: f64,
+    pub l_bytes: f64,
+    pub c_bps: f64,
+    pub switch: Switch,
+    pub drain: bool,
+    pub communication: Communication,
+}
+
+/// What eq. (1)-(6) and (11) give.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Prediction {
+    pub hops: [Hop; 3],
+    /// Per step; `None` when a hop is saturated under the queueing model.
+    pub t_comm: Option<f64>,
+    pub t_total: Option<f64>,
+    pub t_seq: f64,
+    pub steps: f64,
+    pub s_par: f64,
+    pub speedup_bound: f64,
+}
+
+fn lg(p: f64) -> f64 {
+    p.log2()
+}
+
+impl Inputs {
+    /// Tasks per pipeline.
+    pub fn per_pipeline(&self) -> f64 {
+        self.n / self.groups
+    }
+
+    /// The largest message (bytes) every hop can carry without saturating.
+    pub fn max_message(&self) -> f64 {
+        self.t_comp * self.c_bps / (8.0 * self.switch.leaf_fanin.max(self.switch.spine_fanin))
+    }
+
+    pub fn predict(&self) -> Prediction {
+        let hops = hops(self.l_bytes, self.c_bps, self.t_comp, &self.switch);
+        let t_comm = match self.communication {
+            Communication::Fixed(t) => Some(t),
+            Communication::Queueing => hops.iter().map(|h| h.response).sum(),
+        };
+        let (p, lg_p) = (self.p, lg(self.p));
+        let steps = (self.per_pipeline() - p) / (p / 2.0);
+        let drain = if self.drain { lg_p } else { 0.0 };
+        let t_total = t_comm.map(|c| (steps + 1.0) * self.t_comp + steps * c + drain * (self.t_merge + c));
+        Prediction {
+            hops,
+            t_comm,
+            t_total,
+            t_seq: self.n * self.t_comp + (self.n - 1.0) * self.t_merge,
+            steps,
+            s_par: p / (2.0 * lg_p + 1.0),
+            speedup_bound: self.groups * p * 2.0 * lg_p / (2.0 * lg_p + 1.0),
+        }
+    }
+
+    fn from_params(p: &Params) -> Result<Inputs, ModelError> {
+        let missing = |key: &'static str| ModelError::Unknown { what: "parameter", name: key.into(), known: vec![] };
+        let num = |key: &'static str| p.num(key).ok_or_else(|| missing(key));
+        let factor = |unit_key: &'static str| -> Result<f64, ModelError> {
+            let chosen = p.choice(unit_key).ok_or_else(|| missing(unit_key))?;
+            SPEC.param(unit_key)
+                .and_then(|spec| match &spec.kind {
+                    ParamKind::Choice { options, .. } => options.iter().find(|o| o.value == chosen)?.factor,
+                    _ => None,
+                })
+                .ok_or_else(|| missing(unit_key))
+        };
+        let (n, procs, groups) = (num("N")?, num("P")?, num("groups")?);
+        if procs.log2().fract() != 0.0 {
+            let below = 2f64.powf(procs.log2().floor());
+            return Err(ParamError::constraint(
+                "P",
+                format!(
+                    "{procs} is not a power of two (the reduction is a binary tree); the nearest are {below} and {}",
+                    2.0 * below
+                ),
+                "a power of two from 2 to 4096".into(),
+            )
+            .into());
+        }
+        if n % groups != 0.0 {
+            let lower = (1..=groups as u64).rev().find(|g| n % *g as f64 == 0.0).unwrap_or(1);
+            let higher = (groups as u64..=n as u64).find(|g| n % *g as f64 == 0.0).unwrap_or(n as u64);
+            return Err(ParamError::constraint(
+                "groups",
+                format!("{groups} groups cannot share N = {n} tasks evenly; the nearest divisors of N are {lower} and {higher}"),
+                "a divisor of N".into(),
+            )
+            .into());
+        }
+        if n / groups < procs {
+            return Err(ParamError::constraint(
+                "N",
+                format!(
+                    "{n} tasks give each of the {groups} pipeline(s) {} tasks, fewer than its P = {procs} processors",
+                    n / groups
+                ),
+                format!("at least P × groups = {} tasks", procs * groups),
+            )
+            .into());
+        }
+        let communication = match p.choice("comm") {
+            Some("fixed") => Communication::Fixed(num("t_comm_fixed")?),
+            _ => Communication::Queueing,
+        };
+        Ok(Inputs {
+            n,
+            p: procs,
+            groups,
+            t_comp: num("t_comp")?,
+            t_merge: num("t_merge")?,
+            l_bytes: num("L")? * factor("L_unit")?,
+            c_bps: num("C")? * factor("C_unit")?,
+            switch: Switch { leaf_fanin: num("leaf_fanin")?, spine_fanin: num("spine_fanin")?, tau: num("tau")? },
+            drain: p.choice("drain") == Some("true"),
+            communication,
+        })
+    }
+
+    /// Under the queueing model, a saturated hop has no finite delay: an error
+    /// at L saying which hop, by how much, and the largest L that fits.
+    fn check_stable(&self, p: &Params) -> Result<(), ParamError> {
+        if self.communication != Communication::Queueing {
+            return Ok(());
+        }
+        let pred = self.predict();
+        let Some(worst) = pred.hops.iter().filter(|h| h.rho >= 1.0).max_by(|a, b| a.rho.total_cmp(&b.rho)) else {
+            return Ok(());
+        };
+        let unit = p.choice("L_unit").unwrap_or("B");
+        let per_unit = self.l_bytes / p.num("L").unwrap_or(1.0);
+        Err(ParamError::constraint(
+            "L",
+            format!(
+                "saturates the {} hop: ρ = {} ≥ 1 ({}% over capacity), so its M/M/1 queue grows without bound",
+                worst.name,
+                sig(worst.rho, 4),
+                sig(100.0 * (worst.rho - 1.0), 3)
+            ),
+            format!(
+                "L < {} {unit} ({} B) for T_comp = {} s and C = {} bit/s, or a larger C or T_comp",
+                sig(self.max_message() / per_unit, 4),
+                sig(self.max_message(), 6),
+                sig(self.t_comp, 4),
+                sig(self.c_bps, 4)
+            ),
+        ))
+    }
+}
+
+const SIZE_UNITS: &[ChoiceOption] = &[
+    ChoiceOption::unit("B", 1.0),
+    ChoiceOption::unit("kB", 1e3),
+    ChoiceOption::unit("KiB", 1024.0),
+    ChoiceOption::unit("MB", 1e6),
+    ChoiceOption::unit("MiB", 1_048_576.0),
+    ChoiceOption::unit("GB", 1e9),
+    ChoiceOption::unit("GiB", 1_073_741_824.0),
+];
+
+const RATE_UNITS: &[ChoiceOption] = &[
+    ChoiceOption::unit("bit/s", 1.0),
+    ChoiceOption::unit("kbit/s", 1e3),
+    ChoiceOption::unit("Kibit/s", 1024.0),
+    ChoiceOption::unit("Mbit/s", 1e6),
+    ChoiceOption::unit("Mibit/s", 1_048_576.0),
+    ChoiceOption::unit("Gbit/s", 1e9),
+    ChoiceOption::unit("Gibit/s", 1_073_741_824.0),
+];
+
+const COMMUNICATION: &[ChoiceOption] =
+    &[ChoiceOption::new("mm1", "M/M/1 switch path, eq. (7)-(11)"), ChoiceOption::new("fixed", "A fixed time per step")];
+
+const DRAIN: &[ChoiceOption] = &[
+    ChoiceOption::new("false", "Leave out (as the paper's examples)"),
+    ChoiceOption::new("true", "Include the lg P drain steps"),
+];
+
+const fn number(default: f64, range: Range, scale: Scale, integer: bool) -> ParamKind {
+    ParamKind::Number { default, range, scale, integer, reciprocal_unit: None }
+}
+
+const fn param(
+    key: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    kind: ParamKind,
+    help: &'static str,
+    reference: &'static str,
+) -> ParamSpec {
+    ParamSpec { key, label, unit, kind, help, reference, applies_when: None, fallback: None, unit_from: None }
+}
+
+const FIXED: Option<AppliesWhen> = Some(AppliesWhen { key: "comm", values: &["fixed"] });
+
+/// Defaults: feature extraction on one 16-processor pipeline (Table I, eq. 12).
+const PARAMS: &[ParamSpec] = &[
+    param("N", "Tasks N", "", number(4096.0, Range::closed(2.0, 1e9), Scale::Log, true), "Input items (documents, arrays); the groups share them evenly.", "eq. (1), (6)"),
+    param("P", "Processors per pipeline P", "", number(16.0, Range::closed(2.0, 4096.0), Scale::Log, true), "A power of two: the reduction is a binary tree of lg P merge levels.", "§III, eq. (3)"),
+    param("groups", "Pipelines (groups)", "", number(1.0, Range::closed(1.0, 1e6), Scale::Log, true), "Independent pipelines of P processors each, N/groups tasks each; P × groups processors in all.", "§VI-B, Tables II-IV"),
+    param("t_comp", "T_comp", "s", number(0.15, Range::closed(1e-9, 1e6), Scale::Log, false), "Time of one application task (feature extraction: 0.15 s, quicksort of 10⁶ integers: 1.39 s).", "§VI-B, §VII-D"),
+    ParamSpec {
+        fallback: Some("t_comp"),
+        ..param("t_merge", "T_merge", "s", number(0.15, Range::closed(0.0, 1e6), Scale::Log, false), "Time of one merge; empty means T_comp, as Section IV bounds it.", "eq. (1), (6)")
+    },
+    ParamSpec {
+        unit_from: Some("L_unit"),
+        ..param("L", "Message size L", "B", number(23720.0, Range::closed(1e-3, 1e15), Scale::Log, false), "Mean message size per step (exponentially distributed, §IV-A).", "eq. (7)-(10)")
+    },
+    param("L_unit", "unit of L", "", ParamKind::Choice { default: "B", options: SIZE_UNITS }, "kB = 1000 B, KiB = 1024 B: chosen explicitly, never guessed.", "§VII-D"),
+    ParamSpec {
+        unit_from: Some("C_unit"),
+        ..param("C", "Channel capacity C", "bit/s", number(1.28, Range::closed(1e-9, 1e15), Scale::Log, false), "Link rate of the switch path (Myrinet: 1.28 Gbit/s).", "eq. (7)")
+    },
+    param("C_unit", "unit of C", "", ParamKind::Choice { default: "Gbit/s", options: RATE_UNITS }, "Gbit/s = 10⁹ bit/s, Gibit/s = 2³⁰ bit/s.", "§VI-B"),
+    param("leaf_fanin", "Leaf fan-in", "", number(8.0, Range::closed(1.0, 1e6), Scale::Log, true), "Links into a leaf switch: hosts going up, spines coming down (8 on the paper's Myrinet).", "eq. (8), (10)"),
+    param("spine_fanin", "Spine fan-in", "", number(16.0, Range::closed(1.0, 1e6), Scale::Log, true), "Leaf links into a spine switch (16).", "eq. (9)"),
+    param("tau", "Propagation delay τ", "s", number(0.0, Range::closed(0.0, 1e3), Scale::Log, false), "Latency added at each hop; the paper sets τ = 0.", "eq. (7)"),
+    param("drain", "Drain terms", "", ParamKind::Choice { default: "false", options: DRAIN }, "Eq. (6) ends with lg P merge and communication steps to drain the pipeline; the paper's examples leave them out.", "eq. (6), notes 6-7"),
+    param("comm", "Communication per step", "", ParamKind::Choice { default: "mm1", options: COMMUNICATION }, "The queueing model, or a fixed per-step time (the printed 0.16 s over 62 steps reproduces Tables I-IV).", "eq. (11), (12)"),
+    ParamSpec {
+        applies_when: FIXED,
+        ..param("t_comm_fixed", "Fixed T_comm per step", "s", number(0.16 / 62.0, Range::closed(0.0, 1e6), Scale::Log, false), "Used instead of eq. (11) when the communication is fixed.", "eq. (12)")
+    },
+];
+
+const OUTPUTS: &[OutputSpec] = &[
+    OutputSpec {
+        key: "T_total",
+        label: "Total time T_total",
+        unit: "s",
+        help: "eq. (6) with N/groups tasks per pipeline",
+    },
+    OutputSpec {
+        key: "T_comm",
+        label: "Communication per step T_comm",
+        unit: "s",
+        help: "eq. (11): D_leaf1 + D_spine + D_leaf2",
+    },
+    OutputSpec {
+        key: "T_seq", label: "Sequential time T_seq", unit: "s", help: "eq. (1): N T_comp + (N − 1) T_merge"
+    },
+    OutputSpec { key: "speedup", label: "Speedup", unit: "", help: "T_seq / T_total" },
+    OutputSpec {
+        key: "speedup_bound",
+        label: "Speedup bound",
+        unit: "",
+        help: "eq. (5) × groups: P · 2 lg P / (2 lg P + 1) per pipeline",
+    },
+    OutputSpec { key: "S_par", label: "S_par per pipeline", unit: "", help: "eq. (4): P / (2 lg P + 1)" },
+    OutputSpec { key: "steps", label: "Steady-state steps", unit: "", help: "(N/groups − P) / (P/2)" },
+    OutputSpec { key: "processors", label: "Processors in all", unit: "", help: "P × groups" },
+    OutputSpec { key: "service_time", label: "Service time 8L/C", unit: "s", help: "per hop, eq. (7)" },
+    OutputSpec { key: "D_leaf1", label: "D leaf (up)", unit: "s", help: "eq. (8)" },
+    OutputSpec { key: "D_spine", label: "D spine", unit: "s", help: "eq. (9)" },
+    OutputSpec { key: "D_leaf2", label: "D leaf (down)", unit: "s", help: "eq. (10)" },
+    OutputSpec { key: "rho_leaf1", label: "ρ leaf (up)", unit: "", help: "leaf fan-in · 8L/C / T_comp" },
+    OutputSpec { key: "rho_spine", label: "ρ spine", unit: "", help: "spine fan-in · 8L/C / T_comp" },
+    OutputSpec { key: "rho_leaf2", label: "ρ leaf (down)", unit: "", help: "leaf fan-in · 8L/C / T_comp" },
+    OutputSpec { key: "W_leaf1", label: "Wait leaf (up)", unit: "s", help: "ρ/(1 − ρ) · 8L/C" },
+    OutputSpec { key: "W_spine", label: "Wait spine", unit: "s", help: "ρ/(1 − ρ) · 8L/C" },
+    OutputSpec { key: "W_leaf2", label: "Wait leaf (down)", unit: "s", help: "ρ/(1 − ρ) · 8L/C" },
+    OutputSpec { key: "L_bytes", label: "L in bytes", unit: "B", help: "the message size used" },
+    OutputSpec { key: "C_bps", label: "C in bit/s", unit: "bit/s", help: "the capacity used" },
+];
+
+const CHARTS: &[ChartSpec] = &[
+    ChartSpec { id: "delay", title: "Delay per hop", caption: "Each hop's response time split into service (8L/C) and queueing wait (and τ); a saturated hop has no bar." },
+    ChartSpec { id: "time", title: "T_total vs P", caption: "Eq. (6) at the current task count for P = 2, 4, 8, … per pipeline (same number of groups)." },
+    ChartSpec { id: "speedup", title: "Speedup vs P", caption: "T_seq / T_total against the bound of eq. (5) (× groups), as P doubles." },
+    ChartSpec { id: "comm", title: "Communication vs message size", caption: "T_comm per step against L (log axes): it blows up as the busiest hop's ρ approaches 1; the dashed line marks that L." },
+];
+
+const NOTES: &[&str] = &[
+    "Eq. (12) prints a communication term of 0.16 s, but L = 23,720 B over C = 1.28 Gbit/s gives 62 × 0.45 ms = 0.028 s (T_total 9.478 s, not 9.61 s). Tables I-IV's predicted times are the formula with the printed 0.16/62 s per step, truncated to whole seconds: choose 'A fixed time per step' to reproduce them.",
+    "Eq. (13) and Table XVI (208, 417, 837, 1676 s) are matched within 0.3% only if 8M means 8 × 2²⁰ bytes and 1.28G means 1.28 × 2³⁰ bit/s. The unit menus make that reading explicit: MiB and Gibit/s reproduce the paper, MB and Gbit/s give 209 s.",
+    "Tables V and XVII give relative errors as (predicted − actual)/actual. Table V's actual times for 32 and 64 processors at 16384 tasks (165, 83) differ from Tables II-III (166, 84); its errors were computed from the latter.",
+    "An M/M/1 hop with ρ ≥ 1 has no steady state: isoperf then reports which hop saturates and the largest L that fits, and shows no delay for it.",
+    "The speedup bound of eq. (5) is P · 2 lg P/(2 lg P + 1) per pipeline; the tables' 'SP from SP Model' column prints P × groups, the ≈ ≤ P of the proof.",
+];
+
+macro_rules! feature {
+    ($id:literal, $label:literal, $groups:expr) => {
+        Preset {
+            id: $id,
+            label: $label,
+            source: "Tables I-IV",
+            note: "Feature extraction: T_comp = 0.15 s, L = 23,720 B, C = 1.28 Gbit/s, 16-processor pipelines.",
+            values: &[
+                ("N", PresetValue::Num(4096.0)),
+                ("P", PresetValue::Num(16.0)),
+                ("groups", PresetValue::Num($groups)),
+                ("t_comp", PresetValue::Num(0.15)),
+                ("t_merge", PresetValue::Choice("")),
+                ("L", PresetValue::Num(23720.0)),
+                ("L_unit", PresetValue::Choice("B")),
+                ("C", PresetValue::Num(1.28)),
+                ("C_unit", PresetValue::Choice("Gbit/s")),
+                ("comm", PresetValue::Choice("mm1")),
+            ],
+        }
+    };
+}
+
+macro_rules! sorting {
+    ($id:literal, $label:literal, $l_unit:literal, $c_unit:literal) => {
+        Preset {
+            id: $id,
+            label: $label,
+            source: "Table XVI, eq. (13)",
+            note: "Quicksort of 10⁶-integer arrays: T_comp = 1.39 s, L = 8M, C = 1.28G, one 8-processor pipeline.",
+            values: &[
+                ("N", PresetValue::Num(512.0)),
+                ("P", PresetValue::Num(8.0)),
+                ("groups", PresetValue::Num(1.0)),
+                ("t_comp", PresetValue::Num(1.39)),
+                ("t_merge", PresetValue::Choice("")),
+                ("L", PresetValue::Num(8.0)),
+                ("L_unit", PresetValue::Choice($l_unit)),
+                ("C", PresetValue::Num(1.28)),
+                ("C_unit", PresetValue::Choice($c_unit)),
+                ("comm", PresetValue::Choice("mm1")),
+            ],
+        }
+    };
+}
+
+const PRESETS: &[Preset] = &[
+    feature!("features-16", "Feature extraction, 16 processors (Table I)", 1.0),
+    feature!("features-32", "Feature extraction, 2 × 16 processors (Table II)", 2.0),
+    feature!("features-64", "Feature extraction, 4 × 16 processors (Table III)", 4.0),
+    feature!("features-128", "Feature extraction, 8 × 16 processors (Table IV, eq. 12)", 8.0),
+    Preset {
+        id: "eq12-printed",
+        label: "Eq. (12) as printed: 0.16 s of communication over 62 steps",
+        source: "eq. (12), Tables I-IV",
+        note: "The per-step communication the printed 0.16 s implies; reproduces the predicted times of Tables I-IV.",
+        values: &[
+            ("N", PresetValue::Num(4096.0)),
+            ("P", PresetValue::Num(16.0)),
+            ("groups", PresetValue::Num(8.0)),
+            ("t_comp", PresetValue::Num(0.15)),
+            ("t_merge", PresetValue::Choice("")),
+            ("comm", PresetValue::Choice("fixed")),
+            ("t_comm_fixed", PresetValue::Num(0.16 / 62.0)),
+        ],
+    },
+    sorting!("sorting-binary", "Sorting, binary reading: 8 MiB, 1.28 Gibit/s (Table XVI)", "MiB", "Gibit/s"),
+    sorting!("sorting-si", "Sorting, SI reading: 8 MB, 1.28 Gbit/s", "MB", "Gbit/s"),
+];
+
+const PRESET_GROUPS: &[PresetGroup] = &[PresetGroup { label: "The paper's experiments", presets: PRESETS }];
+
+pub static SPEC: ModelSpec = ModelSpec {
+    id: "pipeline",
+    title: "Parallel-pipeline reduction",
+    paper: "Kuntraruk, Pottenger, Ross — Application resource requirement estimation in a parallel-pipeline model of execution",
+    summary: "A pipelined binary reduction over P processors, with each step's message crossing an M/M/1 leaf–spine–leaf switch path.",
+    params: PARAMS,
+    outputs: OUTPUTS,
+    preset_groups: PRESET_GROUPS,
+    charts: CHARTS,
+    notes: NOTES,
+};
+
+fn opt(x: Option<f64>) -> OutValue {
+    x.map_or(OutValue::Missing, OutValue::Num)
+}
+
+/// The `pipeline` model of the registry.
+pub struct Pipeline;
+
+impl Model for Pipeline {
+    fn spec(&self) -> &'static ModelSpec {
+        &SPEC
+    }
+
+    fn evaluate(&self, p: &Params) -> Result<crate::spec::Outputs, ModelError> {
+        let i = Inputs::from_params(p)?;
+        i.check_stable(p)?;
+        let r = i.predict();
+        let [l1, sp, l2] = r.hops;
+        Ok(crate::spec::Outputs(vec![
+            ("T_total", opt(r.t_total)),
+            ("T_comm", opt(r.t_comm)),
+            ("T_seq", OutValue::Num(r.t_seq)),
+            ("speedup", opt(r.t_total.map(|t| r.t_seq / t))),
+            ("speedup_bound", OutValue::Num(r.speedup_bound)),
+            ("S_par", OutValue::Num(r.s_par)),
+            ("steps", OutValue::Num(r.steps)),
+            ("processors", OutValue::Num(i.p * i.groups)),
+            ("service_time", OutValue::Num(l1.service)),
+            ("D_leaf1", opt(l1.response)),
+            ("D_spine", opt(sp.response)),
+            ("D_leaf2", opt(l2.response)),
+            ("rho_leaf1", OutValue::Num(l1.rho)),
+            ("rho_spine", OutValue::Num(sp.rho)),
+            ("rho_leaf2", OutValue::Num(l2.rho)),
+            ("W_leaf1", opt(l1.wait)),
+            ("W_spine", opt(sp.wait)),
+            ("W_leaf2", opt(l2.wait)),
+            ("L_bytes", OutValue::Num(i.l_bytes)),
+            ("C_bps", OutValue::Num(i.c_bps)),
+        ]))
+    }
+
+    fn tables(&self, p: &Params) -> Result<Vec<Table>, ModelError> {
+        let i = Inputs::from_params(p)?;
+        Ok(vec![views::breakdown_table(&i), views::features_table(), views::sorting_table()])
+    }
+
+    fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError> {
+        views::chart(id, &Inputs::from_params(p)?)
+    }
+
+    fn remarks(&self, p: &Params) -> Result<Vec<Remark>, ModelError> {
+        let i = Inputs::from_params(p)?;
+        let r = i.predict();
+        let mut out = Vec::new();
+        for h in r.hops.iter().filter(|h| h.rho >= 0.8) {
+            out.push(Remark {
+                key: Some("L"),
+                level: Level::Warning,
+                text: if h.rho >= 1.0 {
+                    format!("The {} hop is saturated: ρ = {} ≥ 1. Its queue has no steady state, so it has no delay figure.", h.name, sig(h.rho, 4))
+                } else {
+                    format!(
+                        "The {} hop is near saturation: ρ = {}, so its wait is {} times its service time; a {}% larger L saturates it.",
+                        h.name,
+                        sig(h.rho, 3),
+                        sig(h.rho / (1.0 - h.rho), 3),
+                        sig(100.0 * (1.0 / h.rho - 1.0), 2)
+                    )
+                },
+            });
+        }
+        Ok(out)
+    }
+}
