@@ -354,6 +354,20 @@ impl ModelSpec {
         self.preset_groups.iter().flat_map(|g| g.presets.iter())
     }
 
+    /// "Label (unit)" of a parameter or output, for chart axes.
+    pub fn axis_label(&self, key: &str) -> String {
+        let (label, unit) = match (self.param(key), self.outputs.iter().find(|o| o.key == key)) {
+            (Some(p), _) => (p.label, p.unit),
+            (None, Some(o)) => (o.label, o.unit),
+            (None, None) => (key, ""),
+        };
+        if unit.is_empty() {
+            label.to_string()
+        } else {
+            format!("{label} ({unit})")
+        }
+    }
+
     pub fn defaults(&self) -> Params {
         Params { values: self.params.iter().map(|p| (p.key, p.default_value())).collect() }
     }

@@ -99,19 +99,6 @@ fn sweep(inputs: &Inputs, e: &Evaluation) -> Vec<(usize, f64, f64)> {
     }
 }
 
-fn label(key: &str) -> String {
-    let (label, unit) = match (SPEC.param(key), SPEC.outputs.iter().find(|o| o.key == key)) {
-        (Some(p), _) => (p.label, p.unit),
-        (None, Some(o)) => (o.label, o.unit),
-        (None, None) => (key, ""),
-    };
-    if unit.is_empty() {
-        label.to_string()
-    } else {
-        format!("{label} ({unit})")
-    }
-}
-
 pub fn chart(id: &str, inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelError> {
     let s = &e.schedule;
     let here = |x: f64, y: f64| Series::new("", Style::Marker, 0, vec![(x, y)]);
@@ -158,13 +145,13 @@ pub fn chart(id: &str, inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelEr
             }
             series.push(here(s.m as f64, value));
             let y = if eff {
-                Axis::new(label("efficiency"), Scale::Linear).bounded(0.0, 1.05)
+                Axis::new(SPEC.axis_label("efficiency"), Scale::Linear).bounded(0.0, 1.05)
             } else {
-                Axis::new(label("speedup"), scale(e.t1 / e.schedule.t.min(e.t1)))
+                Axis::new(SPEC.axis_label("speedup"), scale(e.t1 / e.schedule.t.min(e.t1)))
             };
             Ok(Chart {
                 title: format!("{} vs m, V = {}", if eff { "Efficiency" } else { "Speedup" }, sig(inputs.v, 4)),
-                x: Axis::new(label("m"), scale(last)),
+                x: Axis::new(SPEC.axis_label("m"), scale(last)),
                 y,
                 series,
                 legend: Corner::Auto,
@@ -202,8 +189,8 @@ pub fn chart(id: &str, inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelEr
             };
             Ok(Chart {
                 title: format!("Energy vs schedule length, V = {}", sig(inputs.v, 4)),
-                x: Axis::new(label("T"), Scale::Log),
-                y: Axis::new(label("E"), Scale::Log),
+                x: Axis::new(SPEC.axis_label("T"), Scale::Log),
+                y: Axis::new(SPEC.axis_label("E"), Scale::Log),
                 series,
                 legend: Corner::Auto,
                 note: Some(note),

@@ -8,19 +8,6 @@ use crate::table::{Row, Status, Table};
 
 use super::{Communication, Inputs, Switch, SPEC};
 
-fn label(key: &str) -> String {
-    let (label, unit) = match (SPEC.param(key), SPEC.outputs.iter().find(|o| o.key == key)) {
-        (Some(p), _) => (p.label, p.unit),
-        (None, Some(o)) => (o.label, o.unit),
-        (None, None) => (key, ""),
-    };
-    if unit.is_empty() {
-        label.to_string()
-    } else {
-        format!("{label} ({unit})")
-    }
-}
-
 /// P = 2, 4, … up to the tasks per pipeline (and 4096).
 fn powers_of_two(i: &Inputs) -> Vec<f64> {
     let limit = i.per_pipeline().min(4096.0);
@@ -105,8 +92,8 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
                     i.n,
                     i.groups
                 ),
-                x: Axis::new(label("P"), Scale::Log),
-                y: Axis::new(if speedup { label("speedup") } else { label("T_total") }, Scale::Log),
+                x: Axis::new(SPEC.axis_label("P"), Scale::Log),
+                y: Axis::new(if speedup { SPEC.axis_label("speedup") } else { SPEC.axis_label("T_total") }, Scale::Log),
                 series,
                 legend: Corner::Auto,
                 note: None,
@@ -129,7 +116,7 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
             Ok(Chart {
                 title: format!("T_comm vs L: saturation at L = {} B", sig(l_max, 4)),
                 x: Axis::new("message size L (B)", Scale::Log),
-                y: Axis::new(label("T_comm"), Scale::Log),
+                y: Axis::new(SPEC.axis_label("T_comm"), Scale::Log),
                 series: vec![
                     Series::new("T_comm, eq. (11)", Style::Line, 1, points),
                     Series::new("ρ = 1 at the busiest hop", Style::Dashed, 0, vec![(l_max, bottom), (l_max, top)]),

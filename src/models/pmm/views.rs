@@ -8,20 +8,6 @@ use crate::table::{Row, Status, Table};
 
 use super::{ceil_log2, predict, Implementation, Inputs, Prediction, MAX_PROCESSES, SPEC};
 
-/// "label (unit)" of a parameter or output of the spec, for chart axes.
-fn axis_label(key: &str) -> String {
-    let (label, unit) = match (SPEC.param(key), SPEC.outputs.iter().find(|o| o.key == key)) {
-        (Some(p), _) => (p.label, p.unit),
-        (None, Some(o)) => (o.label, o.unit),
-        (None, None) => (key, ""),
-    };
-    if unit.is_empty() {
-        label.to_string()
-    } else {
-        format!("{label} ({unit})")
-    }
-}
-
 fn color(i: Implementation) -> usize {
     match i {
         Implementation::Dryad => 0,
@@ -65,14 +51,14 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
                 .collect();
             series.push(current_marker(i, (n, value(&now))));
             let y = if efficiency {
-                Axis::new(axis_label("efficiency"), Scale::Linear).bounded(0.0, 1.05)
+                Axis::new(SPEC.axis_label("efficiency"), Scale::Linear).bounded(0.0, 1.05)
             } else {
-                Axis::new(axis_label("T"), Scale::Log)
+                Axis::new(SPEC.axis_label("T"), Scale::Log)
             };
             let title = if efficiency { "Efficiency vs N" } else { "T(N) vs N" };
             Ok(Chart {
                 title: format!("{title}, M = {}", i.order()),
-                x: Axis::new(axis_label("N"), Scale::Log),
+                x: Axis::new(SPEC.axis_label("N"), Scale::Log),
                 y,
                 series,
                 legend: if efficiency { Corner::LowerLeft } else { Corner::UpperRight },
@@ -102,7 +88,7 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
             Ok(Chart {
                 title: format!("Overhead f vs convergence term, M = {}", i.order()),
                 x: Axis::new("√N(√N+1)/4M (Dryad), √N(1+⌈log₂√N⌉)/4M (MS-MPI)", Scale::Linear),
-                y: Axis::new(axis_label("overhead"), Scale::Linear),
+                y: Axis::new(SPEC.axis_label("overhead"), Scale::Linear),
                 series,
                 legend: Corner::UpperLeft,
                 note: None,
