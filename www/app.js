@@ -247,6 +247,9 @@ function buildForm(model) {
       el('p', { class: 'help', id: helpId }, p.help, p.reference ? el('span', { class: 'ref', text: ` (${p.reference})` }) : null),
       el('p', { class: 'field-error', id: errorId, role: 'alert' }),
     );
+    // A unit menu's own errors (a bad unit in a link) show in the field it sits in.
+    const unitChoice = p.unit_from && model.params.find((q) => q.key === p.unit_from);
+    if (unitChoice) field.append(el('p', { class: 'field-error', id: `f-${unitChoice.key}-error`, 'data-error-for': unitChoice.key, role: 'alert' }));
     form.append(field);
   }
 }
@@ -359,7 +362,9 @@ function updateHints() {
     if (p.reciprocal_unit && x > 0 && Number.isFinite(1 / x)) text = `= ${formatNumber(1 / x)} ${p.reciprocal_unit}`;
     const unitChoice = p.unit_from && state.model.params.find((q) => q.key === p.unit_from);
     const factor = unitChoice?.options.find((o) => o.value === state.values[unitChoice.key])?.factor;
-    if (factor && Number.isFinite(x * factor) && String(state.values[p.key]).trim() !== '') text = `= ${formatNumber(x * factor, 6)} ${p.unit}`;
+    if (factor && Number.isFinite(x * factor) && String(state.values[p.key]).trim() !== '') {
+      text = `= ${formatBase(x * factor)} ${p.unit}`;
+    }
     const applies = hint.dataset.applies;
     hint.textContent = [text, applies].filter(Boolean).join(' · ');
   }
@@ -372,6 +377,11 @@ function humanDuration(seconds) {
   if (typeof seconds !== 'number' || !(seconds >= 120)) return '';
   const [size, unit] = DURATIONS.find(([size]) => seconds >= 2 * size) ?? DURATIONS[DURATIONS.length - 1];
   return `≈ ${formatNumber(seconds / size, 3)} ${unit}`;
+}
+
+/** A value in base units: six figures, without trailing zeros (1.28 × 10⁹, 23720). */
+export function formatBase(x) {
+  return formatNumber(x, 6).replace(/(\.\d*?)0+(?= ×|$)/, '$1').replace(/\.(?= ×|$)/, '');
 }
 
 /** A few items of a long vector and its length. */

@@ -129,6 +129,27 @@ pub struct Prediction {
     pub speedup_bound: f64,
 }
 
+/// The divisors of n nearest to g from below and above, by trial division
+/// up to √n (n ≤ 1e9: at most 31,623 steps).
+fn nearest_divisors(n: u64, g: u64) -> (u64, u64) {
+    let (mut lower, mut higher) = (1, n);
+    let mut d = 1;
+    while d * d <= n {
+        if n % d == 0 {
+            for x in [d, n / d] {
+                if x <= g {
+                    lower = lower.max(x);
+                }
+                if x >= g {
+                    higher = higher.min(x);
+                }
+            }
+        }
+        d += 1;
+    }
+    (lower, higher)
+}
+
 fn lg(p: f64) -> f64 {
     p.log2()
 }
@@ -191,8 +212,7 @@ impl Inputs {
             .into());
         }
         if n % groups != 0.0 {
-            let lower = (1..=groups as u64).rev().find(|g| n % *g as f64 == 0.0).unwrap_or(1);
-            let higher = (groups as u64..=n as u64).find(|g| n % *g as f64 == 0.0).unwrap_or(n as u64);
+            let (lower, higher) = nearest_divisors(n as u64, groups as u64);
             return Err(ParamError::constraint(
                 "groups",
                 format!("{groups} groups cannot share N = {n} tasks evenly; the nearest divisors of N are {lower} and {higher}"),
@@ -391,6 +411,14 @@ const NOTES: &[&str] = &[
     "The speedup bound of eq. (5) is P · 2 lg P/(2 lg P + 1) per pipeline; the tables' 'SP from SP Model' column prints P × groups, the ≈ ≤ P of the proof.",
 ];
 
+/// The paper's switch and its leaving out of the drain terms, set by every preset.
+const SWITCH: [(&str, PresetValue); 4] = [
+    ("leaf_fanin", PresetValue::Num(8.0)),
+    ("spine_fanin", PresetValue::Num(16.0)),
+    ("tau", PresetValue::Num(0.0)),
+    ("drain", PresetValue::Choice("false")),
+];
+
 macro_rules! feature {
     ($id:literal, $label:literal, $groups:expr) => {
         Preset {
@@ -409,6 +437,10 @@ macro_rules! feature {
                 ("C", PresetValue::Num(1.28)),
                 ("C_unit", PresetValue::Choice("Gbit/s")),
                 ("comm", PresetValue::Choice("mm1")),
+                SWITCH[0],
+                SWITCH[1],
+                SWITCH[2],
+                SWITCH[3],
             ],
         }
     };
@@ -432,6 +464,10 @@ macro_rules! sorting {
                 ("C", PresetValue::Num(1.28)),
                 ("C_unit", PresetValue::Choice($c_unit)),
                 ("comm", PresetValue::Choice("mm1")),
+                SWITCH[0],
+                SWITCH[1],
+                SWITCH[2],
+                SWITCH[3],
             ],
         }
     };
@@ -455,6 +491,14 @@ const PRESETS: &[Preset] = &[
             ("t_merge", PresetValue::Choice("")),
             ("comm", PresetValue::Choice("fixed")),
             ("t_comm_fixed", PresetValue::Num(0.16 / 62.0)),
+            ("L", PresetValue::Num(23720.0)),
+            ("L_unit", PresetValue::Choice("B")),
+            ("C", PresetValue::Num(1.28)),
+            ("C_unit", PresetValue::Choice("Gbit/s")),
+            SWITCH[0],
+            SWITCH[1],
+            SWITCH[2],
+            SWITCH[3],
         ],
     },
     sorting!("sorting-binary", "Sorting, binary reading: 8 MiB, 1.28 Gibit/s (Table XVI)", "MiB", "Gibit/s"),
