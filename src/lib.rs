@@ -6,6 +6,7 @@
 //! predicts with a pure function. The browser package and the `isoperf`
 //! command line are thin front ends over [`models::evaluate`].
 
+pub mod analysis;
 pub mod chart;
 pub mod error;
 pub mod format;
