@@ -104,13 +104,13 @@ pub fn demand(rows: &[(f64, f64, f64)], ctis: &[f64], base_p: f64, target_p: f64
     }
     for (i, &(p, bw, t)) in rows.iter().enumerate() {
         let bad = |what, value| Err(DemandError::BadValue { row: i + 1, what, value });
-        if (p.is_nan() || p <= 0.0) {
+        if p.is_nan() || p <= 0.0 {
             return bad("p", p);
         }
         if bw.is_nan() || bw <= 0.0 || bw > 100.0 {
             return bad("bandwidth %", bw);
         }
-        if (t.is_nan() || t <= 0.0) {
+        if t.is_nan() || t <= 0.0 {
             return bad("time", t);
         }
     }

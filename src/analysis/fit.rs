@@ -103,10 +103,10 @@ pub fn fit(points: &[(f64, f64)]) -> Result<Fit, FitError> {
         return Err(FitError::TooFewPoints { n, needed: 4 });
     }
     for (i, &(p, t)) in points.iter().enumerate() {
-        if (p.is_nan() || p <= 0.0) {
+        if p.is_nan() || p <= 0.0 {
             return Err(FitError::NonPositive { row: i + 1, what: "p", value: p });
         }
-        if (t.is_nan() || t < 0.0) {
+        if t.is_nan() || t < 0.0 {
             return Err(FitError::NonPositive { row: i + 1, what: "time", value: t });
         }
     }
