@@ -130,8 +130,8 @@ pub fn fit(points: &[(f64, f64)]) -> Result<Fit, FitError> {
     let cov = xtx_inv * s2;
     let t95 = StudentsT::new(0.0, 1.0, dof).map_or(f64::NAN, |t| t.inverse_cdf(0.975));
     let coef = |j: usize| {
-        let value = beta[j];
-        let se = cov[(j, j)].max(0.0).sqrt();
+        let value = beta.get(j).copied().unwrap_or(f64::NAN);
+        let se = cov.get((j, j)).copied().unwrap_or(f64::NAN).max(0.0).sqrt();
         Coefficient { value, se, ci: [value - t95 * se, value + t95 * se] }
     };
     // The 1/p-only model, for the AIC comparison.
@@ -140,7 +140,7 @@ pub fn fit(points: &[(f64, f64)]) -> Result<Fit, FitError> {
     let mut covariance = [[0.0; 3]; 3];
     for (i, r) in covariance.iter_mut().enumerate() {
         for (j, c) in r.iter_mut().enumerate() {
-            *c = cov[(i, j)];
+            *c = cov.get((i, j)).copied().unwrap_or(f64::NAN);
         }
     }
     Ok(Fit {
