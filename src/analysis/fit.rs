@@ -164,9 +164,9 @@ impl Fit {
         let x = row(p);
         let value = self.c0.value * x[0] + self.c1.value * x[1] + self.c2.value * x[2];
         let mut var = 0.0;
-        for (i, xi) in x.iter().enumerate() {
-            for (j, xj) in x.iter().enumerate() {
-                var += xi * self.covariance[i][j] * xj;
+        for (xi, row) in x.iter().zip(&self.covariance) {
+            for (xj, c) in x.iter().zip(row) {
+                var += xi * c * xj;
             }
         }
         (value, self.t95 * var.max(0.0).sqrt())
