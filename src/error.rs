@@ -145,3 +145,43 @@ pub struct FieldError {
     pub key: String,
     pub message: String,
 }
+
+/// Why measured data could not be analysed: a line and column of the data
+/// where one is at fault.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AnalysisError {
+    /// 1-based; 0 when no single line is at fault.
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for AnalysisError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (0, _) => write!(f, "{}", self.message),
+            (l, 0) => write!(f, "line {l}: {}", self.message),
+            (l, c) => write!(f, "line {l}, column {c}: {}", self.message),
+        }
+    }
+}
+
+impl std::error::Error for AnalysisError {}
+
+impl AnalysisError {
+    pub fn general(message: impl Into<String>) -> Self {
+        AnalysisError { line: 0, column: 0, message: message.into() }
+    }
+}
+
+impl From<crate::analysis::csv::CsvError> for AnalysisError {
+    fn from(e: crate::analysis::csv::CsvError) -> Self {
+        AnalysisError { line: e.line, column: e.column, message: e.message }
+    }
+}
+
+impl From<ModelError> for AnalysisError {
+    fn from(e: ModelError) -> Self {
+        AnalysisError::general(e.to_string())
+    }
+}

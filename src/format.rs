@@ -24,6 +24,16 @@ pub fn sig(x: f64, sig: usize) -> String {
     }
 }
 
+/// A count or processor number: whole numbers as such (72, not 72.000),
+/// anything else to 5 significant figures.
+pub fn count(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{x}")
+    } else {
+        sig(x, 5)
+    }
+}
+
 /// Relative difference (ours - paper) / paper as a signed percentage.
 pub fn percent(x: f64) -> String {
     if !x.is_finite() {

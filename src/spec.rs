@@ -319,6 +319,27 @@ pub struct ChartSpec {
     pub caption: &'static str,
 }
 
+/// A kind of measured data a model can analyse.
+#[derive(Debug, Clone, Serialize)]
+pub struct DatasetSpec {
+    pub id: &'static str,
+    pub title: &'static str,
+    /// Column names, in order.
+    pub columns: &'static [&'static str],
+    pub help: &'static str,
+    /// Example files served with the page, all labelled synthetic.
+    pub examples: &'static [Example],
+    pub charts: &'static [ChartSpec],
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Example {
+    pub id: &'static str,
+    pub label: &'static str,
+    /// Path relative to the page.
+    pub path: &'static str,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct ModelSpec {
     pub id: &'static str,
@@ -329,6 +350,8 @@ pub struct ModelSpec {
     pub outputs: &'static [OutputSpec],
     pub preset_groups: &'static [PresetGroup],
     pub charts: &'static [ChartSpec],
+    /// Measured data the model analyses (pasted or uploaded CSV).
+    pub datasets: &'static [DatasetSpec],
     /// Paragraphs the page shows under the form: how ambiguities of the paper
     /// were resolved, and where the paper contradicts itself.
     pub notes: &'static [&'static str],

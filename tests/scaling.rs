@@ -196,3 +196,62 @@ fn demand_errors_are_clear() {
     let one: Vec<_> = rows.iter().copied().filter(|r| r.0 == 72.0).collect();
     assert!(matches!(demand(&one, &[0.1], 72.0, 450.0).unwrap_err(), DemandError::TooFewConfigurations { found: 1 }));
 }
+
+#[test]
+fn example_files_are_labelled_synthetic_and_analyse() {
+    use isoperf::models::{self, MODELS};
+    use isoperf::spec::RawParams;
+    for m in MODELS {
+        for d in m.spec().datasets {
+            for x in d.examples {
+                let text = std::fs::read_to_string(x.path).unwrap_or_else(|e| panic!("{}: {e}", x.path));
+                assert!(text.starts_with("# SYNTHETIC"), "{} must say it is synthetic", x.path);
+                assert!(x.label.contains("synthetic"), "{}", x.label);
+                let a = models::analyze(m.spec().id, d.id, &text, &RawParams::new())
+                    .unwrap_or_else(|e| panic!("{}: {e}", x.path));
+                assert!(!a.tables.is_empty());
+                for c in d.charts {
+                    let chart = models::analysis_chart(m.spec().id, d.id, &text, &RawParams::new(), c.id).unwrap();
+                    let svg = isoperf::chart::to_svg(&chart, 640, 400).unwrap();
+                    assert!(!svg.contains("NaN"), "{}/{}", d.id, c.id);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_cli_fits_and_derives_demand() {
+    let run = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_isoperf")).args(args).output().unwrap();
+    let out = run(&["fit", "scaling", "www/data/graph500-scale27-synthetic.csv"]);
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in ["C0", "C1", "C2"] {
+        assert!(json[key]["value"].is_f64() && json[key]["se"].is_f64() && json[key]["ci"].is_array(), "{key}");
+    }
+    assert_eq!(json["n"], 960);
+    assert_eq!(json["residuals"].as_array().unwrap().len(), 960);
+    // The synthetic file was made from C1 = 57.67, C2 = 3.8: its intervals cover them.
+    for (key, truth) in [("C1", 57.67), ("C2", 3.8)] {
+        let ci = &json[key]["ci"];
+        assert!(ci[0].as_f64().unwrap() <= truth && truth <= ci[1].as_f64().unwrap(), "{key}: {ci}");
+    }
+    let out = run(&[
+        "demand",
+        "www/data/graph500-throttling-synthetic.csv",
+        "--cti",
+        "0.02,0.04,0.06,0.08,0.1",
+        "--base-p",
+        "288",
+        "--target-p",
+        "450",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["pairs"].as_array().unwrap().len(), 15);
+    let dc = json["dc"].as_f64().unwrap();
+    assert!((0.7..0.9).contains(&dc), "the synthetic set was made for DC ≈ 0.8: {dc}");
+    let bad = run(&["demand", "www/data/graph500-throttling-synthetic.csv", "--cti", "9"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("never reaches 9"));
+}

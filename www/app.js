@@ -2,7 +2,7 @@
 // registry that the wasm package exports. This file knows no model and no
 // parameter by name; everything it shows comes from `models()`.
 
-import init, { models, evaluate, check, tables, remarks, drawChart } from '../pkg/isoperf.js';
+import init, { models, evaluate, check, tables, remarks, drawChart, analyze, drawAnalysisChart } from '../pkg/isoperf.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -88,7 +88,9 @@ function readHash() {
   const model = registry.byId.get(h.get('model')) ?? registry.models[0];
   const values = defaultsOf(model);
   for (const p of model.params) if (h.has(p.key)) values[p.key] = h.get(p.key);
-  return { model, values };
+  const examples = {};
+  for (const d of model.datasets) if (h.has(`data.${d.id}`)) examples[d.id] = h.get(`data.${d.id}`);
+  return { model, values, examples };
 }
 
 function writeHash() {
@@ -98,6 +100,7 @@ function writeHash() {
     const v = state.values[p.key];
     if (!isDefault(p, v)) h.set(p.key, v);
   }
+  for (const [id, example] of Object.entries(data.example)) if (example) h.set(`data.${id}`, example);
   const hash = '#' + h.toString();
   if (hash !== location.hash) history.replaceState(null, '', hash);
 }
@@ -295,6 +298,7 @@ function showModel(model) {
   buildPresets(model);
   buildForm(model);
   buildCharts(model);
+  buildDatasets(model);
 }
 
 // ---- updating ------------------------------------------------------------------
@@ -418,9 +422,9 @@ function renderOutputs(out) {
   );
 }
 
-function renderTables(list) {
-  $('tables').replaceChildren(
-    ...list.map((t) =>
+/** Table cards for `list`, as rendered in #tables and under each data set. */
+function tableCards(list) {
+  return list.map((t) =>
       el('section', { class: 'table-card', 'data-table': t.id },
         el('h3', { text: t.title }),
         el('p', { class: 'caption', text: t.caption }),
@@ -431,8 +435,188 @@ function renderTables(list) {
               el('tr', { class: `row-${r.status}` }, r.cells.map((c, i) => el(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row', text: c } : { text: c }))),
               r.remark ? el('tr', { class: 'remark' }, el('td', { colspan: t.columns.length, text: r.remark })) : null,
             ])))),
-        t.notes.map((n) => el('p', { class: 'table-note', text: n })))),
-  );
+        t.notes.map((n) => el('p', { class: 'table-note', text: n }))));
+}
+
+function renderTables(list) {
+  $('tables').replaceChildren(...tableCards(list));
+}
+
+// ---- measured data (data sets of a model) ----------------------------------------
+
+/** Text of each data set of the current model, and its last analysis. */
+const data = { text: {}, example: {}, analysis: {} };
+
+function chartFigure(c) {
+  return el('figure', { class: 'chart', 'data-chart': c.id },
+    el('canvas', { role: 'img', 'aria-label': c.title }),
+    el('p', { class: 'chart-error', role: 'status' }),
+    el('p', { class: 'chart-note' }),
+    el('figcaption', {}, el('strong', { text: c.title + '. ' }), c.caption));
+}
+
+function buildDatasets(model) {
+  data.text = {};
+  data.example = {};
+  data.analysis = {};
+  $('datasets').replaceChildren(...model.datasets.map((d) =>
+    el('section', { class: 'dataset', 'data-dataset': d.id },
+      el('h3', { text: d.title }),
+      el('p', { class: 'caption', text: d.help }),
+      el('div', { class: 'dataset-input' },
+        el('label', {}, el('span', { text: 'Example ' }),
+          el('select', { class: 'dataset-example', 'aria-label': `${d.title}: example data` },
+            el('option', { value: '', text: '— paste data, choose a file, or pick an example —' }),
+            d.examples.map((x) => el('option', { value: x.id, text: x.label })))),
+        el('label', { class: 'dataset-file' }, el('span', { text: 'CSV file ' }),
+          el('input', { type: 'file', accept: '.csv,.tsv,.txt,text/csv,text/plain' })),
+        el('textarea', { class: 'dataset-text', rows: 6, spellcheck: 'false', 'aria-label': `${d.title}: CSV data`,
+          placeholder: `${d.columns.join(',')}\n…` }),
+        el('p', { class: 'field-error dataset-error', role: 'alert' }),
+        el('p', { class: 'dataset-privacy', text: 'Data stay in this page: nothing is uploaded.' })),
+      el('div', { class: 'dataset-actions', hidden: true },
+        el('button', { type: 'button', class: 'use-fit', text: 'Use the fitted coefficients in the model' }),
+        el('button', { type: 'button', class: 'export-csv', text: 'Export CSV' }),
+        el('button', { type: 'button', class: 'export-json', text: 'Export JSON' })),
+      el('div', { class: 'dataset-tables tables' }),
+      el('div', { class: 'dataset-charts charts', hidden: true }, d.charts.map(chartFigure)))));
+}
+
+function datasetSection(id) {
+  return document.querySelector(`#datasets .dataset[data-dataset="${CSS.escape(id)}"]`);
+}
+
+let analysisTimer = 0;
+/** Re-analyses every data set that has text (after the user stops typing). */
+function scheduleAnalyses(delay = 120) {
+  clearTimeout(analysisTimer);
+  analysisTimer = setTimeout(runAnalyses, delay);
+}
+
+function runAnalyses() {
+  for (const d of state.model.datasets) {
+    const section = datasetSection(d.id);
+    const text = data.text[d.id] ?? '';
+    const error = section.querySelector('.dataset-error');
+    const charts = section.querySelector('.dataset-charts');
+    const actions = section.querySelector('.dataset-actions');
+    if (text.trim() === '') {
+      error.textContent = '';
+      section.querySelector('.dataset-tables').replaceChildren();
+      charts.hidden = true;
+      actions.hidden = true;
+      data.analysis[d.id] = null;
+      continue;
+    }
+    try {
+      const a = analyze(state.model.id, d.id, text, params());
+      data.analysis[d.id] = a;
+      error.textContent = '';
+      section.querySelector('.dataset-text').setAttribute('aria-invalid', 'false');
+      section.querySelector('.dataset-tables').replaceChildren(...tableCards(a.tables));
+      actions.hidden = false;
+      actions.querySelector('.use-fit').hidden = a.suggest.length === 0;
+      charts.hidden = false;
+      drawDatasetCharts(d, section, text);
+    } catch (e) {
+      data.analysis[d.id] = null;
+      error.textContent = e.message;
+      section.querySelector('.dataset-text').setAttribute('aria-invalid', 'true');
+      section.querySelector('.dataset-tables').replaceChildren();
+      charts.hidden = true;
+      actions.hidden = true;
+    }
+  }
+}
+
+function drawDatasetCharts(d, section, text) {
+  const dpr = window.devicePixelRatio || 1;
+  for (const fig of section.querySelectorAll('.dataset-charts .chart')) {
+    const canvas = fig.querySelector('canvas');
+    const w = Math.max(240, Math.round(canvas.clientWidth || 480));
+    const h = Math.round(w * 0.62);
+    canvas.style.height = `${h}px`;
+    canvas.width = Math.round(w * dpr);
+    canvas.height = Math.round(h * dpr);
+    try {
+      fig.querySelector('.chart-note').textContent = drawAnalysisChart(canvas, state.model.id, d.id, text, params(), fig.dataset.chart, dpr) ?? '';
+      fig.querySelector('.chart-error').textContent = '';
+    } catch (e) {
+      fig.querySelector('.chart-error').textContent = e.message;
+    }
+  }
+}
+
+async function loadExample(datasetId, exampleId) {
+  const d = state.model.datasets.find((x) => x.id === datasetId);
+  const x = d?.examples.find((e) => e.id === exampleId);
+  const section = datasetSection(datasetId);
+  data.example[datasetId] = x ? x.id : '';
+  section.querySelector('.dataset-example').value = x ? x.id : '';
+  writeHash();
+  if (!x) return;
+  try {
+    const response = await fetch(x.path);
+    if (!response.ok) throw new Error(`${x.path}: HTTP ${response.status}`);
+    setDatasetText(datasetId, await response.text(), true);
+  } catch (e) {
+    section.querySelector('.dataset-error').textContent = `Could not load the example: ${e.message}`;
+  }
+}
+
+function setDatasetText(datasetId, text, fromExample = false) {
+  data.text[datasetId] = text;
+  datasetSection(datasetId).querySelector('.dataset-text').value = text;
+  if (!fromExample) {
+    data.example[datasetId] = '';
+    datasetSection(datasetId).querySelector('.dataset-example').value = '';
+    writeHash();
+  }
+  scheduleAnalyses(0);
+}
+
+function download(name, type, body) {
+  const a = el('a', { href: URL.createObjectURL(new Blob([body], { type })), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+const csvCell = (c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c);
+
+function onDatasetEvent(event) {
+  const section = event.target.closest('.dataset');
+  if (!section) return;
+  const id = section.dataset.dataset;
+  const t = event.target;
+  if (t.classList.contains('dataset-text') && event.type === 'input') {
+    data.text[id] = t.value;
+    if (data.example[id]) {
+      data.example[id] = '';
+      section.querySelector('.dataset-example').value = '';
+      writeHash();
+    }
+    scheduleAnalyses();
+  } else if (t.classList.contains('dataset-example') && event.type === 'change') {
+    loadExample(id, t.value);
+  } else if (t.type === 'file' && event.type === 'change' && t.files?.[0]) {
+    t.files[0].text().then((text) => setDatasetText(id, text));
+  } else if (event.type === 'click' && t.closest('button')) {
+    const a = data.analysis[id];
+    if (!a) return;
+    const b = t.closest('button');
+    if (b.classList.contains('use-fit')) {
+      for (const [key, value] of a.suggest) state.values[key] = fieldText(value);
+      fillForm();
+      update();
+    } else if (b.classList.contains('export-json')) {
+      download(`isoperf-${state.model.id}-${id}.json`, 'application/json', JSON.stringify(a.result, null, 2));
+    } else if (b.classList.contains('export-csv')) {
+      const lines = a.tables.flatMap((tb) => [csvCell(tb.title), tb.columns.map(csvCell).join(','), ...tb.rows.map((r) => r.cells.map(csvCell).join(',')), '']);
+      download(`isoperf-${state.model.id}-${id}.csv`, 'text/csv', lines.join('\n'));
+    }
+  }
 }
 
 let chartFrame = 0;
@@ -475,6 +659,7 @@ function setStatus(lines) {
 
 function update() {
   writeHash();
+  if (state.model.datasets.length) scheduleAnalyses();
   updateApplicability();
   updateHints();
   const p = params();
@@ -519,11 +704,14 @@ function showResults(results, reason) {
 }
 
 function loadFromHash() {
-  const { model, values } = readHash();
+  const { model, values, examples } = readHash();
   if (state.model !== model) showModel(model);
   state.values = values;
   fillForm();
   update();
+  for (const d of model.datasets) {
+    if ((examples[d.id] ?? '') !== (data.example[d.id] ?? '')) loadExample(d.id, examples[d.id] ?? '');
+  }
 }
 
 // ---- start -------------------------------------------------------------------
@@ -545,6 +733,7 @@ async function main() {
   $('form').addEventListener('input', onEdit);
   $('form').addEventListener('change', onEdit);
   $('form').addEventListener('click', onListClick);
+  for (const type of ['input', 'change', 'click']) $('datasets').addEventListener(type, onDatasetEvent);
   $('reset').addEventListener('click', () => {
     state.values = defaultsOf(state.model);
     fillForm();
@@ -573,7 +762,7 @@ async function main() {
   loadFromHash();
   $('app').setAttribute('aria-busy', 'false');
   // For authors and tests: the same exports the page uses.
-  window.isoperf = { models, evaluate, check, tables, remarks };
+  window.isoperf = { models, evaluate, check, tables, remarks, analyze };
 }
 
 main().catch((e) => {

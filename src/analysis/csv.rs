@@ -39,8 +39,8 @@ fn separator(line: &str) -> char {
     }
 }
 
-/// Reads rows of exactly `columns.len()` numbers. A first line whose fields
-/// are not all numbers is taken as the header.
+/// Reads rows of exactly `columns.len()` numbers. A first line with no
+/// number in it is taken as the header.
 pub fn read(text: &str, columns: &[&str]) -> Result<Vec<Vec<f64>>, CsvError> {
     let lines: Vec<(usize, &str)> =
         // Blank lines and '#' comment lines (e.g. "# synthetic data") are skipped.
@@ -56,7 +56,7 @@ pub fn read(text: &str, columns: &[&str]) -> Result<Vec<Vec<f64>>, CsvError> {
     let mut rows = Vec::new();
     for (k, &(line, content)) in lines.iter().enumerate() {
         let fields: Vec<&str> = content.split(sep).map(str::trim).collect();
-        let is_header = k == 0 && fields.iter().any(|f| f.parse::<f64>().is_err());
+        let is_header = k == 0 && fields.iter().all(|f| f.parse::<f64>().is_err());
         if is_header {
             continue;
         }

@@ -3,13 +3,14 @@
 //! against the model's [`ModelSpec`] first.
 
 use crate::chart::Chart;
-use crate::error::{FieldError, ModelError};
+use crate::error::{AnalysisError, FieldError, ModelError};
 use crate::spec::{ModelSpec, OutValue, Outputs, Params, RawParams, Remark};
 use crate::table::Table;
 
 pub mod dlt;
 pub mod pipeline;
 pub mod pmm;
+pub mod scaling;
 
 /// A performance model: a declarative spec and pure functions of valid
 /// parameters.
@@ -27,6 +28,16 @@ pub trait Model: Sync {
     /// The chart `id` (one of `spec().charts`) for the current parameters.
     fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError>;
 
+    /// Analyses measured data of kind `dataset` (one of `spec().datasets`).
+    fn analyze(&self, dataset: &str, _text: &str, _p: &Params) -> Result<Analysis, AnalysisError> {
+        Err(AnalysisError::general(format!("{} has no data set '{dataset}'", self.spec().id)))
+    }
+
+    /// A chart of the analysis of measured data.
+    fn analysis_chart(&self, dataset: &str, _text: &str, _p: &Params, _chart: &str) -> Result<Chart, AnalysisError> {
+        Err(AnalysisError::general(format!("{} has no data set '{dataset}'", self.spec().id)))
+    }
+
     /// Conditions worth a sentence (infeasible, unreachable, near
     /// saturation) for the current parameters.
     fn remarks(&self, _p: &Params) -> Result<Vec<Remark>, ModelError> {
@@ -34,8 +45,18 @@ pub trait Model: Sync {
     }
 }
 
+/// The result of analysing measured data.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Analysis {
+    pub tables: Vec<Table>,
+    /// Parameter values the analysis suggests (fitted coefficients).
+    pub suggest: Vec<(&'static str, f64)>,
+    /// Everything computed, for export as JSON.
+    pub result: serde_json::Value,
+}
+
 /// Every model of the calculator, in the order the page shows them.
-pub static MODELS: &[&dyn Model] = &[&pmm::Pmm, &dlt::Dlt, &pipeline::Pipeline];
+pub static MODELS: &[&dyn Model] = &[&pmm::Pmm, &dlt::Dlt, &pipeline::Pipeline, &scaling::Scaling];
 
 pub fn specs() -> Vec<&'static ModelSpec> {
     MODELS.iter().map(|m| m.spec()).collect()
@@ -135,4 +156,22 @@ fn ensure_finite(spec: &ModelSpec, out: Outputs) -> Result<Outputs, ModelError> 
         }
     }
     Ok(out)
+}
+
+pub fn analyze(id: &str, dataset: &str, text: &str, raw: &RawParams) -> Result<Analysis, AnalysisError> {
+    let model = find(id)?;
+    let p = parse(model, raw)?;
+    model.analyze(dataset, text, &p)
+}
+
+pub fn analysis_chart(
+    id: &str,
+    dataset: &str,
+    text: &str,
+    raw: &RawParams,
+    chart: &str,
+) -> Result<Chart, AnalysisError> {
+    let model = find(id)?;
+    let p = parse(model, raw)?;
+    model.analysis_chart(dataset, text, &p, chart)
 }

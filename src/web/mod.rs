@@ -10,7 +10,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::error::ModelError;
+use crate::error::{AnalysisError, ModelError};
 use crate::models;
 use crate::spec::{RawParams, RawValue};
 
@@ -105,6 +105,42 @@ pub fn draw_chart(
 ) -> Result<Option<String>, JsValue> {
     let raw = decode_params(params)?;
     let chart = models::chart(model_id, chart_id, &raw).map_err(|e| model_error(&e))?;
+    let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;
+    let scale = if scale.is_finite() && scale > 0.0 { scale.min(4.0) } else { 1.0 };
+    crate::chart::draw(&chart, &backend.into_drawing_area(), scale).map_err(|e| error(&e.to_string()))?;
+    Ok(chart.note)
+}
+
+fn analysis_error(e: &AnalysisError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    let _ = js_sys::Reflect::set(&err, &"line".into(), &JsValue::from(e.line as f64));
+    let _ = js_sys::Reflect::set(&err, &"column".into(), &JsValue::from(e.column as f64));
+    err.into()
+}
+
+/// Analyses measured data (CSV text) of a model's data set: `{tables,
+/// suggest, result}`. Throws an `Error` with `line` and `column` (1-based,
+/// 0 when no single place is at fault).
+#[wasm_bindgen]
+pub fn analyze(model_id: &str, dataset_id: &str, text: &str, params: JsValue) -> Result<JsValue, JsValue> {
+    let raw = decode_params(params)?;
+    let out = models::analyze(model_id, dataset_id, text, &raw).map_err(|e| analysis_error(&e))?;
+    encode(&out)
+}
+
+/// Draws a chart of the analysis of measured data; returns its note.
+#[wasm_bindgen(js_name = drawAnalysisChart)]
+pub fn draw_analysis_chart(
+    canvas: HtmlCanvasElement,
+    model_id: &str,
+    dataset_id: &str,
+    text: &str,
+    params: JsValue,
+    chart_id: &str,
+    scale: f64,
+) -> Result<Option<String>, JsValue> {
+    let raw = decode_params(params)?;
+    let chart = models::analysis_chart(model_id, dataset_id, text, &raw, chart_id).map_err(|e| analysis_error(&e))?;
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;
     let scale = if scale.is_finite() && scale > 0.0 { scale.min(4.0) } else { 1.0 };
     crate::chart::draw(&chart, &backend.into_drawing_area(), scale).map_err(|e| error(&e.to_string()))?;

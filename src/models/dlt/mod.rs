@@ -539,6 +539,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     outputs: OUTPUTS,
     preset_groups: PRESET_GROUPS,
     charts: CHARTS,
+    datasets: &[],
     notes: NOTES,
 };
 

@@ -465,6 +465,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     outputs: OUTPUTS,
     preset_groups: reference::PRESET_GROUPS,
     charts: CHARTS,
+    datasets: &[],
     notes: NOTES,
 };
 

@@ -1,0 +1,307 @@
+//! Scalability from small-cluster measurements: Graph500 on a 32-node
+//! cluster (Medya, Cherkasova et al., `papers/graph500-scalability.md`).
+//!
+//! Eq. (1) with an intercept: time(p) = C0 + C1/p + C2/√p. As a model it
+//! evaluates the three terms for given coefficients; with measured data it
+//! fits them ([`crate::analysis::fit`]) and derives the interconnect
+//! bandwidth demand from throttling runs ([`crate::analysis::demand`]).
+//!
+//! ```
+//! use isoperf::analysis::fit::crossover;
+//! // Scale 27: C1 = 57.67, C2 = 3.8; communication overtakes at p = (C1/C2)².
+//! assert_eq!(crossover(57.67, 3.8).map(|p| p.round()), Some(230.0));
+//! ```
+
+use crate::analysis::{csv, demand, fit};
+use crate::chart::Chart;
+use crate::error::{AnalysisError, ModelError};
+use crate::spec::{
+    ChartSpec, DatasetSpec, Example, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec, Params, Preset,
+    PresetGroup, PresetValue, Range, Scale,
+};
+use crate::table::Table;
+
+use super::{Analysis, Model};
+
+mod views;
+
+const fn number(default: f64, range: Range, scale: Scale, integer: bool) -> ParamKind {
+    ParamKind::Number { default, range, scale, integer, reciprocal_unit: None }
+}
+
+const fn param(
+    key: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    kind: ParamKind,
+    help: &'static str,
+    reference: &'static str,
+) -> ParamSpec {
+    ParamSpec { key, label, unit, kind, help, reference, applies_when: None, fallback: None, unit_from: None }
+}
+
+/// Defaults: the paper's scale-27 fit (C0 is not reported; 0).
+const PARAMS: &[ParamSpec] = &[
+    param("C0", "C0", "s", number(0.0, Range::closed(-1e9, 1e9), Scale::Linear, false), "Intercept of the fit (noise, fixed costs); the paper does not report it.", "eq. (1)"),
+    param("C1", "C1", "s", number(57.67, Range::closed(-1e12, 1e12), Scale::Log, false), "Processing: the time that divides by p (57.67 at scale 27, 102.1 at scale 28).", "eq. (1), §3"),
+    param("C2", "C2", "s", number(3.8, Range::closed(-1e12, 1e12), Scale::Log, false), "Communication: the time that divides by √p (3.8 at scale 27, 10.3 at scale 28).", "eq. (1), §3"),
+    param("p", "Processes p", "", number(576.0, Range::closed(1.0, 1e9), Scale::Log, false), "MPI processes (the paper runs 18 per node; 32 nodes are 576).", "eq. (1)"),
+    param("saving", "Worthwhile saving", "", number(0.05, Range { min: 0.0, min_exclusive: true, max: 1.0 }, Scale::Log, false), "Doubling p must save at least this fraction of the time to be worth it.", "§4"),
+    ParamSpec {
+        kind: ParamKind::List { default: &[0.05, 0.1], range: Range { min: 0.0, min_exclusive: true, max: 10.0 }, scale: Scale::Log, group: "CTIs", max_len: 64 },
+        ..param("cti", "CTI", "", number(0.0, Range::closed(0.0, 1.0), Scale::Linear, false), "Completion-time increments at which to measure bandwidth demand (0.05 = 5% slower than at full bandwidth).", "eq. (2)")
+    },
+    param("p_base", "Base p*", "", number(288.0, Range::closed(1.0, 1e9), Scale::Log, false), "The measured configuration eq. (3) extrapolates from (16 nodes × 18 = 288).", "eq. (3)"),
+    param("p_target", "Target p′", "", number(450.0, Range::closed(1.0, 1e9), Scale::Log, false), "The configuration to predict bandwidth demand for (25 nodes × 18 = 450).", "eq. (3), §4"),
+];
+
+const OUTPUTS: &[OutputSpec] = &[
+    OutputSpec { key: "T", label: "Completion time", unit: "s", help: "eq. (1): C0 + C1/p + C2/√p" },
+    OutputSpec { key: "T_proc", label: "Processing C1/p", unit: "s", help: "the part that scales with 1/p" },
+    OutputSpec { key: "T_comm", label: "Communication C2/√p", unit: "s", help: "the part that scales with 1/√p" },
+    OutputSpec { key: "comm_fraction", label: "Communication share", unit: "", help: "(C2/√p) / T" },
+    OutputSpec { key: "p_crossover", label: "Crossover p", unit: "", help: "(C1/C2)²: C2/√p overtakes C1/p" },
+    OutputSpec {
+        key: "p_diminishing",
+        label: "Diminishing returns from p",
+        unit: "",
+        help: "doubling p saves less than the worthwhile fraction",
+    },
+];
+
+const CHARTS: &[ChartSpec] = &[ChartSpec {
+    id: "components",
+    title: "Completion time and its terms vs p",
+    caption: "Eq. (1) and its processing and communication terms (log axes); the ring marks the current p, the dashed line the crossover (C1/C2)².",
+}];
+
+pub(crate) const FIT_CHARTS: &[ChartSpec] = &[
+    ChartSpec {
+        id: "fit",
+        title: "Measured times and the fit",
+        caption: "Data, the fitted eq. (1) and its 95% confidence band, extrapolated to 4× the largest measured p.",
+    },
+    ChartSpec {
+        id: "fit-loglog",
+        title: "The same on log axes",
+        caption: "Log–log view: the 1/p and 1/√p regimes and the extrapolation.",
+    },
+    ChartSpec { id: "residuals", title: "Residuals", caption: "Measured minus fitted time for every data point." },
+];
+
+pub(crate) const DEMAND_CHARTS: &[ChartSpec] = &[
+    ChartSpec {
+        id: "cti",
+        title: "CTI vs available bandwidth",
+        caption: "Eq. (2) per processor configuration; dashed: the CTIs chosen.",
+    },
+    ChartSpec {
+        id: "demand",
+        title: "Bandwidth demand vs p",
+        caption: "Measured BW_{CTI,p} and eq. (3)'s prediction from p*; the dashed line is 100% of the link.",
+    },
+];
+
+const DATASETS: &[DatasetSpec] = &[
+    DatasetSpec {
+        id: "timings",
+        title: "Completion times (p, time)",
+        columns: &["p", "time"],
+        help: "One run per line: processes p and completion time in seconds. Comma, semicolon or tab; a header line is optional.",
+        examples: &[
+            Example { id: "scale27", label: "Scale 27 — synthetic, from C1 = 57.67, C2 = 3.8, σ = 0.2 s", path: "www/data/graph500-scale27-synthetic.csv" },
+            Example { id: "scale28", label: "Scale 28 — synthetic, from C1 = 102.1, C2 = 10.3, σ = 0.44 s", path: "www/data/graph500-scale28-synthetic.csv" },
+        ],
+        charts: FIT_CHARTS,
+    },
+    DatasetSpec {
+        id: "throttling",
+        title: "Throttling runs (p, bandwidth %, time)",
+        columns: &["p", "bandwidth", "time"],
+        help: "Completion times with the interconnect throttled to a percentage of its bandwidth; every p needs a run at 100%.",
+        examples: &[Example { id: "throttling", label: "72, 162, 288 processes — synthetic, demand ∝ p^0.26", path: "www/data/graph500-throttling-synthetic.csv" }],
+        charts: DEMAND_CHARTS,
+    },
+];
+
+const NOTES: &[&str] = &[
+    "The paper fits eq. (1) to about 1000 runs per scale but publishes no data: the example files are synthetic, generated by scripts/make-examples.py from the reported coefficients with Gaussian noise of the reported mean squared error (σ = √MSE), and say so in their first line.",
+    "Confidence intervals are t-based: coefficient ± t(0.975, n − 3) × standard error, with s² = RSS/(n − 3). The mean squared error is RSS/n, as the paper's \"mean square error\".",
+    "Fewer than 4 points, or fewer than 3 distinct p, cannot separate C0, C1/p and C2/√p: the fit says so instead of returning numbers.",
+    "Bandwidth demand: CTI per eq. (2), BW_{CTI,p} interpolated linearly between the throttling levels around the target CTI, DC averaged over every pair p1 > p2 and every CTI, eq. (3) from p*; the spread uses the smallest and largest pair DC.",
+];
+
+const PRESETS: &[Preset] = &[
+    Preset {
+        id: "scale27",
+        label: "Scale 27: C1 = 57.67, C2 = 3.8",
+        source: "§3, Figure 3(a)",
+        note: "R² = 0.95, MSE 0.04 in the paper; C0 is not reported.",
+        values: &[("C0", PresetValue::Num(0.0)), ("C1", PresetValue::Num(57.67)), ("C2", PresetValue::Num(3.8))],
+    },
+    Preset {
+        id: "scale28",
+        label: "Scale 28: C1 = 102.1, C2 = 10.3",
+        source: "§3, Figure 3(b)",
+        note: "R² = 0.97, MSE 0.19 in the paper; C0 is not reported.",
+        values: &[("C0", PresetValue::Num(0.0)), ("C1", PresetValue::Num(102.1)), ("C2", PresetValue::Num(10.3))],
+    },
+];
+
+const PRESET_GROUPS: &[PresetGroup] = &[PresetGroup { label: "The paper's fits", presets: PRESETS }];
+
+pub static SPEC: ModelSpec = ModelSpec {
+    id: "scaling",
+    title: "Scalability from measurements",
+    paper: "Medya, Cherkasova et al. — Towards performance and scalability analysis of distributed memory programs on large-scale clusters",
+    summary: "Fit time(p) = C0 + C1/p + C2/√p to runs on a small cluster, find where communication takes over, and predict the interconnect bandwidth a larger cluster will need.",
+    params: PARAMS,
+    outputs: OUTPUTS,
+    preset_groups: PRESET_GROUPS,
+    charts: CHARTS,
+    datasets: DATASETS,
+    notes: NOTES,
+};
+
+/// Eq. (1) at given coefficients.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Coefficients {
+    pub c0: f64,
+    pub c1: f64,
+    pub c2: f64,
+}
+
+impl Coefficients {
+    pub fn time(&self, p: f64) -> f64 {
+        self.c0 + self.c1 / p + self.c2 / p.sqrt()
+    }
+}
+
+fn num(p: &Params, key: &'static str) -> Result<f64, ModelError> {
+    p.num(key).ok_or(ModelError::Unknown { what: "parameter", name: key.into(), known: vec![] })
+}
+
+fn coefficients(p: &Params) -> Result<Coefficients, ModelError> {
+    Ok(Coefficients { c0: num(p, "C0")?, c1: num(p, "C1")?, c2: num(p, "C2")? })
+}
+
+fn points(text: &str) -> Result<Vec<(f64, f64)>, AnalysisError> {
+    Ok(csv::read(text, &["p", "time"])?
+        .into_iter()
+        .map(|r| (r.first().copied().unwrap_or(f64::NAN), r.get(1).copied().unwrap_or(f64::NAN)))
+        .collect())
+}
+
+fn throttling(text: &str) -> Result<Vec<(f64, f64, f64)>, AnalysisError> {
+    Ok(csv::read(text, &["p", "bandwidth", "time"])?
+        .into_iter()
+        .map(|r| {
+            (
+                r.first().copied().unwrap_or(f64::NAN),
+                r.get(1).copied().unwrap_or(f64::NAN),
+                r.get(2).copied().unwrap_or(f64::NAN),
+            )
+        })
+        .collect())
+}
+
+/// Fits eq. (1) to CSV text (the CLI's `isoperf fit scaling FILE`).
+pub fn fit_text(text: &str) -> Result<fit::Fit, AnalysisError> {
+    fit::fit(&points(text)?).map_err(|e| AnalysisError::general(e.to_string()))
+}
+
+/// Bandwidth demand from CSV text (the CLI's `isoperf demand FILE`).
+pub fn demand_text(text: &str, ctis: &[f64], base_p: f64, target_p: f64) -> Result<demand::Demand, AnalysisError> {
+    demand::demand(&throttling(text)?, ctis, base_p, target_p).map_err(|e| AnalysisError::general(e.to_string()))
+}
+
+/// The `scaling` model of the registry.
+pub struct Scaling;
+
+impl Model for Scaling {
+    fn spec(&self) -> &'static ModelSpec {
+        &SPEC
+    }
+
+    fn evaluate(&self, p: &Params) -> Result<crate::spec::Outputs, ModelError> {
+        let c = coefficients(p)?;
+        let procs = num(p, "p")?;
+        let t = c.time(procs);
+        if t <= 0.0 {
+            return Err(ModelError::param(crate::error::ParamError::constraint(
+                "C0",
+                format!("these coefficients give a non-positive time ({}) at p = {procs}", crate::format::sig(t, 4)),
+                "coefficients with C0 + C1/p + C2/√p > 0".into(),
+            )));
+        }
+        let opt = |x: Option<f64>| x.map_or(OutValue::Missing, OutValue::Num);
+        Ok(crate::spec::Outputs(vec![
+            ("T", OutValue::Num(t)),
+            ("T_proc", OutValue::Num(c.c1 / procs)),
+            ("T_comm", OutValue::Num(c.c2 / procs.sqrt())),
+            ("comm_fraction", OutValue::Num(c.c2 / procs.sqrt() / t)),
+            ("p_crossover", opt(fit::crossover(c.c1, c.c2))),
+            ("p_diminishing", opt(fit::diminishing_returns(c.c0, c.c1, c.c2, num(p, "saving")?))),
+        ]))
+    }
+
+    fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError> {
+        views::components_chart(id, coefficients(p)?, num(p, "p")?)
+    }
+
+    fn tables(&self, _p: &Params) -> Result<Vec<Table>, ModelError> {
+        Ok(Vec::new())
+    }
+
+    fn remarks(&self, p: &Params) -> Result<Vec<crate::spec::Remark>, ModelError> {
+        let c = coefficients(p)?;
+        let saving = num(p, "saving")?;
+        Ok(match fit::diminishing_returns(c.c0, c.c1, c.c2, saving) {
+            None => vec![crate::spec::Remark {
+                key: Some("p_diminishing"),
+                level: crate::spec::Level::Info,
+                text: format!(
+                    "Doubling p always saves at least {}% here (with C0 ≤ 0 the 1/√p term alone saves 29%): no diminishing returns below that.",
+                    crate::format::sig(100.0 * saving, 3)
+                ),
+            }],
+            Some(_) => Vec::new(),
+        })
+    }
+
+    fn analyze(&self, dataset: &str, text: &str, p: &Params) -> Result<Analysis, AnalysisError> {
+        match dataset {
+            "timings" => {
+                let f = fit_text(text)?;
+                Ok(Analysis {
+                    tables: views::fit_tables(&f, &points(text)?),
+                    suggest: vec![("C0", f.c0.value), ("C1", f.c1.value), ("C2", f.c2.value)],
+                    result: serde_json::to_value(&f).map_err(|e| AnalysisError::general(e.to_string()))?,
+                })
+            }
+            "throttling" => {
+                let ctis = p.list("cti").unwrap_or(&[]).to_vec();
+                let d = demand_text(text, &ctis, num(p, "p_base")?, num(p, "p_target")?)?;
+                Ok(Analysis {
+                    tables: views::demand_tables(&d),
+                    suggest: Vec::new(),
+                    result: serde_json::to_value(&d).map_err(|e| AnalysisError::general(e.to_string()))?,
+                })
+            }
+            other => {
+                Err(AnalysisError::general(format!("scaling has no data set '{other}'; known: timings, throttling")))
+            }
+        }
+    }
+
+    fn analysis_chart(&self, dataset: &str, text: &str, p: &Params, chart: &str) -> Result<Chart, AnalysisError> {
+        match dataset {
+            "timings" => views::fit_chart(chart, &points(text)?, &fit_text(text)?),
+            "throttling" => {
+                let ctis = p.list("cti").unwrap_or(&[]).to_vec();
+                views::demand_chart(chart, &demand_text(text, &ctis, num(p, "p_base")?, num(p, "p_target")?)?)
+            }
+            other => Err(AnalysisError::general(format!("scaling has no data set '{other}'"))),
+        }
+    }
+}
