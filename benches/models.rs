@@ -75,5 +75,16 @@ fn pipeline(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, pmm, dlt, pipeline);
+fn scaling(c: &mut Criterion) {
+    let timings = std::fs::read_to_string("www/data/graph500-scale27-synthetic.csv").unwrap();
+    let throttling = std::fs::read_to_string("www/data/graph500-throttling-synthetic.csv").unwrap();
+    c.bench_function("scaling/fit 960 runs (read CSV + QR + intervals)", |b| {
+        b.iter(|| isoperf::models::scaling::fit_text(black_box(&timings)).unwrap())
+    });
+    c.bench_function("scaling/demand 3 configurations x 2 CTIs", |b| {
+        b.iter(|| isoperf::models::scaling::demand_text(black_box(&throttling), &[0.05, 0.1], 288.0, 450.0).unwrap())
+    });
+}
+
+criterion_group!(benches, pmm, dlt, pipeline, scaling);
 criterion_main!(benches);

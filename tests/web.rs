@@ -140,3 +140,16 @@ fn dlt_lists_nulls_and_remarks_cross_the_boundary() {
         web::evaluate("dlt", params(&[("processors", "heterogeneous".into()), ("C_list", "1, 2".into())])).unwrap_err();
     assert_eq!(get(&err, "key").as_string().as_deref(), Some("C_list"));
 }
+
+#[wasm_bindgen_test]
+fn analyses_cross_the_boundary_with_line_and_column() {
+    let text = "p,time\n18,4.4\n36,2.6\n72,1.7\n144,1.2\n288,0.9\n";
+    let a = web::analyze("scaling", "timings", text, JsValue::UNDEFINED).unwrap();
+    let tables: Array = get(&a, "tables").dyn_into().unwrap();
+    assert!(tables.length() >= 1);
+    assert!(get(&get(&get(&a, "result"), "C1"), "value").as_f64().unwrap().is_finite());
+    let err = web::analyze("scaling", "timings", "p,time\n18,4.4\n36,abc\n", JsValue::UNDEFINED).unwrap_err();
+    assert!(err.is_instance_of::<Error>());
+    assert_eq!(get(&err, "line").as_f64(), Some(3.0));
+    assert_eq!(get(&err, "column").as_f64(), Some(2.0));
+}
