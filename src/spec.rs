@@ -94,6 +94,13 @@ pub enum ParamKind {
     },
 }
 
+impl ParamKind {
+    /// A number without a reciprocal display.
+    pub const fn number(default: f64, range: Range, scale: Scale, integer: bool) -> Self {
+        ParamKind::Number { default, range, scale, integer, reciprocal_unit: None }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct ChoiceOption {
     pub value: &'static str,
@@ -143,6 +150,19 @@ pub struct ParamSpec {
 }
 
 impl ParamSpec {
+    /// A parameter that always applies and has no fallback or unit menu;
+    /// override those with struct update syntax.
+    pub const fn new(
+        key: &'static str,
+        label: &'static str,
+        unit: &'static str,
+        kind: ParamKind,
+        help: &'static str,
+        reference: &'static str,
+    ) -> Self {
+        ParamSpec { key, label, unit, kind, help, reference, applies_when: None, fallback: None, unit_from: None }
+    }
+
     /// The default as a value.
     pub fn default_value(&self) -> Value {
         match &self.kind {

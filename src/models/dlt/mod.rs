@@ -244,10 +244,6 @@ const PROCESSOR_KINDS: &[ChoiceOption] = &[
 const IDENTICAL: Option<AppliesWhen> = Some(AppliesWhen { key: "processors", values: &["identical"] });
 const HETEROGENEOUS: Option<AppliesWhen> = Some(AppliesWhen { key: "processors", values: &["heterogeneous"] });
 
-const fn number(default: f64, range: Range, scale: Scale, integer: bool) -> ParamKind {
-    ParamKind::Number { default, range, scale, integer, reciprocal_unit: None }
-}
-
 const fn list(default: &'static [f64], range: Range) -> ParamKind {
     ParamKind::List { default, range, scale: Scale::Log, group: "processors", max_len: MAX_PROCESSORS }
 }
@@ -270,7 +266,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "m",
         label: "Processors m",
         unit: "",
-        kind: number(4.0, Range::closed(1.0, MAX_PROCESSORS as f64), Scale::Log, true),
+        kind: ParamKind::number(4.0, Range::closed(1.0, MAX_PROCESSORS as f64), Scale::Log, true),
         help: "Number of worker processors P_1 … P_m; the originator P_0 only distributes.",
         reference: "Basic scheduling model",
         applies_when: IDENTICAL,
@@ -281,7 +277,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "V",
         label: "Load size V",
         unit: "units",
-        kind: number(1e3, Range::closed(1e-9, 1e18), Scale::Log, false),
+        kind: ParamKind::number(1e3, Range::closed(1e-9, 1e18), Scale::Log, false),
         help: "Size of the divisible load (e.g. bytes), in the units A and C are per.",
         reference: "eq. (2)",
         applies_when: None,
@@ -292,7 +288,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "A",
         label: "A (computing)",
         unit: "s/unit",
-        kind: number(1.0, Range::closed(1e-15, 1e9), Scale::Log, false),
+        kind: ParamKind::number(1.0, Range::closed(1e-15, 1e9), Scale::Log, false),
         help: "Time to process one unit of load on a processor: P_i computes α_i for A α_i.",
         reference: "Basic scheduling model",
         applies_when: IDENTICAL,
@@ -303,7 +299,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "C",
         label: "C (communication)",
         unit: "s/unit",
-        kind: number(1e-6, Range::closed(0.0, 1e9), Scale::Log, false),
+        kind: ParamKind::number(1e-6, Range::closed(0.0, 1e9), Scale::Log, false),
         help: "Time to send one unit of load: sending α_i takes S + C α_i.",
         reference: "Basic scheduling model",
         applies_when: IDENTICAL,
@@ -314,7 +310,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "S",
         label: "S (start-up)",
         unit: "s",
-        kind: number(1e2, Range::closed(0.0, 1e9), Scale::Log, false),
+        kind: ParamKind::number(1e2, Range::closed(0.0, 1e9), Scale::Log, false),
         help: "Start-up time of each message. S > 0 is why a small V cannot activate many processors.",
         reference: "Basic scheduling model",
         applies_when: IDENTICAL,
@@ -358,7 +354,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "P_C",
         label: "P_C (processor power)",
         unit: "W",
-        kind: number(200.0, Range::closed(0.0, 1e9), Scale::Log, false),
+        kind: ParamKind::number(200.0, Range::closed(0.0, 1e9), Scale::Log, false),
         help: "Power of an active processor; idle it draws P_C/k.",
         reference: "eq. (8), (11)",
         applies_when: None,
@@ -369,7 +365,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "P_N",
         label: "P_N (network power)",
         unit: "W",
-        kind: number(50.0, Range::closed(0.0, 1e9), Scale::Log, false),
+        kind: ParamKind::number(50.0, Range::closed(0.0, 1e9), Scale::Log, false),
         help: "Power of the active network; idle it draws P_N/k.",
         reference: "eq. (8), (10)",
         applies_when: None,
@@ -380,7 +376,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "k",
         label: "k (idle reduction)",
         unit: "",
-        kind: number(3.0, Range { min: 1.0, min_exclusive: true, max: 1e6 }, Scale::Log, false),
+        kind: ParamKind::number(3.0, Range { min: 1.0, min_exclusive: true, max: 1e6 }, Scale::Log, false),
         help: "Idle power is active power divided by k (the lecture measured k ≈ 1.8 idle, 20 hibernating).",
         reference: "eq. (8)-(11)",
         applies_when: None,
@@ -391,7 +387,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "e_target",
         label: "Target efficiency",
         unit: "",
-        kind: number(0.9, Range { min: 0.0, min_exclusive: true, max: 1.0 }, Scale::Linear, false),
+        kind: ParamKind::number(0.9, Range { min: 0.0, min_exclusive: true, max: 1.0 }, Scale::Linear, false),
         help: "For the inverse query: the smallest V that reaches this efficiency on the current processors.",
         reference: "eq. (14)",
         applies_when: None,

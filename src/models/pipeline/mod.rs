@@ -308,51 +308,36 @@ const DRAIN: &[ChoiceOption] = &[
     ChoiceOption::new("true", "Include the lg P drain steps"),
 ];
 
-const fn number(default: f64, range: Range, scale: Scale, integer: bool) -> ParamKind {
-    ParamKind::Number { default, range, scale, integer, reciprocal_unit: None }
-}
-
-const fn param(
-    key: &'static str,
-    label: &'static str,
-    unit: &'static str,
-    kind: ParamKind,
-    help: &'static str,
-    reference: &'static str,
-) -> ParamSpec {
-    ParamSpec { key, label, unit, kind, help, reference, applies_when: None, fallback: None, unit_from: None }
-}
-
 const FIXED: Option<AppliesWhen> = Some(AppliesWhen { key: "comm", values: &["fixed"] });
 
 /// Defaults: feature extraction on one 16-processor pipeline (Table I, eq. 12).
 const PARAMS: &[ParamSpec] = &[
-    param("N", "Tasks N", "", number(4096.0, Range::closed(2.0, 1e9), Scale::Log, true), "Input items (documents, arrays); the groups share them evenly.", "eq. (1), (6)"),
-    param("P", "Processors per pipeline P", "", number(16.0, Range::closed(2.0, 4096.0), Scale::Log, true), "A power of two: the reduction is a binary tree of lg P merge levels.", "§III, eq. (3)"),
-    param("groups", "Pipelines (groups)", "", number(1.0, Range::closed(1.0, 1e6), Scale::Log, true), "Independent pipelines of P processors each, N/groups tasks each; P × groups processors in all.", "§VI-B, Tables II-IV"),
-    param("t_comp", "T_comp", "s", number(0.15, Range::closed(1e-9, 1e6), Scale::Log, false), "Time of one application task (feature extraction: 0.15 s, quicksort of 10⁶ integers: 1.39 s).", "§VI-B, §VII-D"),
+    ParamSpec::new("N", "Tasks N", "", ParamKind::number(4096.0, Range::closed(2.0, 1e9), Scale::Log, true), "Input items (documents, arrays); the groups share them evenly.", "eq. (1), (6)"),
+    ParamSpec::new("P", "Processors per pipeline P", "", ParamKind::number(16.0, Range::closed(2.0, 4096.0), Scale::Log, true), "A power of two: the reduction is a binary tree of lg P merge levels.", "§III, eq. (3)"),
+    ParamSpec::new("groups", "Pipelines (groups)", "", ParamKind::number(1.0, Range::closed(1.0, 1e6), Scale::Log, true), "Independent pipelines of P processors each, N/groups tasks each; P × groups processors in all.", "§VI-B, Tables II-IV"),
+    ParamSpec::new("t_comp", "T_comp", "s", ParamKind::number(0.15, Range::closed(1e-9, 1e6), Scale::Log, false), "Time of one application task (feature extraction: 0.15 s, quicksort of 10⁶ integers: 1.39 s).", "§VI-B, §VII-D"),
     ParamSpec {
         fallback: Some("t_comp"),
-        ..param("t_merge", "T_merge", "s", number(0.15, Range::closed(0.0, 1e6), Scale::Log, false), "Time of one merge; empty means T_comp, as Section IV bounds it.", "eq. (1), (6)")
+        ..ParamSpec::new("t_merge", "T_merge", "s", ParamKind::number(0.15, Range::closed(0.0, 1e6), Scale::Log, false), "Time of one merge; empty means T_comp, as Section IV bounds it.", "eq. (1), (6)")
     },
     ParamSpec {
         unit_from: Some("L_unit"),
-        ..param("L", "Message size L", "B", number(23720.0, Range::closed(1e-3, 1e15), Scale::Log, false), "Mean message size per step (exponentially distributed, §IV-A).", "eq. (7)-(10)")
+        ..ParamSpec::new("L", "Message size L", "B", ParamKind::number(23720.0, Range::closed(1e-3, 1e15), Scale::Log, false), "Mean message size per step (exponentially distributed, §IV-A).", "eq. (7)-(10)")
     },
-    param("L_unit", "unit of L", "", ParamKind::Choice { default: "B", options: SIZE_UNITS }, "kB = 1000 B, KiB = 1024 B: chosen explicitly, never guessed.", "§VII-D"),
+    ParamSpec::new("L_unit", "unit of L", "", ParamKind::Choice { default: "B", options: SIZE_UNITS }, "kB = 1000 B, KiB = 1024 B: chosen explicitly, never guessed.", "§VII-D"),
     ParamSpec {
         unit_from: Some("C_unit"),
-        ..param("C", "Channel capacity C", "bit/s", number(1.28, Range::closed(1e-9, 1e15), Scale::Log, false), "Link rate of the switch path (Myrinet: 1.28 Gbit/s).", "eq. (7)")
+        ..ParamSpec::new("C", "Channel capacity C", "bit/s", ParamKind::number(1.28, Range::closed(1e-9, 1e15), Scale::Log, false), "Link rate of the switch path (Myrinet: 1.28 Gbit/s).", "eq. (7)")
     },
-    param("C_unit", "unit of C", "", ParamKind::Choice { default: "Gbit/s", options: RATE_UNITS }, "Gbit/s = 10⁹ bit/s, Gibit/s = 2³⁰ bit/s.", "§VI-B"),
-    param("leaf_fanin", "Leaf fan-in", "", number(8.0, Range::closed(1.0, 1e6), Scale::Log, true), "Links into a leaf switch: hosts going up, spines coming down (8 on the paper's Myrinet).", "eq. (8), (10)"),
-    param("spine_fanin", "Spine fan-in", "", number(16.0, Range::closed(1.0, 1e6), Scale::Log, true), "Leaf links into a spine switch (16).", "eq. (9)"),
-    param("tau", "Propagation delay τ", "s", number(0.0, Range::closed(0.0, 1e3), Scale::Log, false), "Latency added at each hop; the paper sets τ = 0.", "eq. (7)"),
-    param("drain", "Drain terms", "", ParamKind::Choice { default: "false", options: DRAIN }, "Eq. (6) ends with lg P merge and communication steps to drain the pipeline; the paper's examples leave them out.", "eq. (6), notes 6-7"),
-    param("comm", "Communication per step", "", ParamKind::Choice { default: "mm1", options: COMMUNICATION }, "The queueing model, or a fixed per-step time (the printed 0.16 s over 62 steps reproduces Tables I-IV).", "eq. (11), (12)"),
+    ParamSpec::new("C_unit", "unit of C", "", ParamKind::Choice { default: "Gbit/s", options: RATE_UNITS }, "Gbit/s = 10⁹ bit/s, Gibit/s = 2³⁰ bit/s.", "§VI-B"),
+    ParamSpec::new("leaf_fanin", "Leaf fan-in", "", ParamKind::number(8.0, Range::closed(1.0, 1e6), Scale::Log, true), "Links into a leaf switch: hosts going up, spines coming down (8 on the paper's Myrinet).", "eq. (8), (10)"),
+    ParamSpec::new("spine_fanin", "Spine fan-in", "", ParamKind::number(16.0, Range::closed(1.0, 1e6), Scale::Log, true), "Leaf links into a spine switch (16).", "eq. (9)"),
+    ParamSpec::new("tau", "Propagation delay τ", "s", ParamKind::number(0.0, Range::closed(0.0, 1e3), Scale::Log, false), "Latency added at each hop; the paper sets τ = 0.", "eq. (7)"),
+    ParamSpec::new("drain", "Drain terms", "", ParamKind::Choice { default: "false", options: DRAIN }, "Eq. (6) ends with lg P merge and communication steps to drain the pipeline; the paper's examples leave them out.", "eq. (6), notes 6-7"),
+    ParamSpec::new("comm", "Communication per step", "", ParamKind::Choice { default: "mm1", options: COMMUNICATION }, "The queueing model, or a fixed per-step time (the printed 0.16 s over 62 steps reproduces Tables I-IV).", "eq. (11), (12)"),
     ParamSpec {
         applies_when: FIXED,
-        ..param("t_comm_fixed", "Fixed T_comm per step", "s", number(0.16 / 62.0, Range::closed(0.0, 1e6), Scale::Log, false), "Used instead of eq. (11) when the communication is fixed.", "eq. (12)")
+        ..ParamSpec::new("t_comm_fixed", "Fixed T_comm per step", "s", ParamKind::number(0.16 / 62.0, Range::closed(0.0, 1e6), Scale::Log, false), "Used instead of eq. (11) when the communication is fixed.", "eq. (12)")
     },
 ];
 

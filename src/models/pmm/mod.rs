@@ -303,10 +303,6 @@ const IMPLEMENTATIONS: &[ChoiceOption] = &[
     ChoiceOption::new("fox", "Fox 1987 (pipeline)"),
 ];
 
-const fn number(default: f64, range: Range, scale: Scale, integer: bool) -> ParamKind {
-    ParamKind::Number { default, range, scale, integer, reciprocal_unit: None }
-}
-
 const fn per_item(default: f64, range: Range, rate_unit: &'static str) -> ParamKind {
     ParamKind::Number { default, range, scale: Scale::Log, integer: false, reciprocal_unit: Some(rate_unit) }
 }
@@ -328,7 +324,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "N",
         label: "Processes N",
         unit: "",
-        kind: number(25.0, Range::closed(1.0, MAX_PROCESSES), Scale::Log, true),
+        kind: ParamKind::number(25.0, Range::closed(1.0, MAX_PROCESSES), Scale::Log, true),
         help: "Number of processes; a perfect square, arranged as a √N × √N mesh.",
         reference: "§4",
         applies_when: None,
@@ -339,7 +335,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "M",
         label: "Matrix order M",
         unit: "",
-        kind: number(16000.0, Range::closed(1.0, MAX_ORDER), Scale::Log, true),
+        kind: ParamKind::number(16000.0, Range::closed(1.0, MAX_ORDER), Scale::Log, true),
         help: "The matrices are M × M; each process holds m × m blocks with m = M/√N.",
         reference: "§4",
         applies_when: None,
@@ -372,7 +368,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "t_io",
         label: "T_io",
         unit: "s/element",
-        kind: number(0.0, Range::closed(0.0, 1.0), Scale::Log, false),
+        kind: ParamKind::number(0.0, Range::closed(0.0, 1.0), Scale::Log, false),
         help: "Extra time per element through Dryad's file pipe (≈40% of Dryad's point-to-point cost, §4). Zero when T_comm already holds T_io + T_comm.",
         reference: "eq. (1)",
         applies_when: Some(AppliesWhen { key: "impl", values: &["dryad"] }),
@@ -383,7 +379,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "t_startup",
         label: "T_startup",
         unit: "s/message",
-        kind: number(0.0, Range::closed(0.0, 100.0), Scale::Log, false),
+        kind: ParamKind::number(0.0, Range::closed(0.0, 100.0), Scale::Log, false),
         help: "Start-up (latency) time per message. Eq. (5) and (9) drop it; non-zero values add (√N+1)/2 · T_startup per iteration.",
         reference: "eq. (1), (2), (8)",
         applies_when: None,
@@ -394,7 +390,7 @@ const PARAMS: &[ParamSpec] = &[
         key: "t_scheduling",
         label: "T_scheduling",
         unit: "s/task",
-        kind: number(0.0, Range::closed(0.0, 100.0), Scale::Log, false),
+        kind: ParamKind::number(0.0, Range::closed(0.0, 100.0), Scale::Log, false),
         help: "Time to schedule one task; each iteration pays (N+1)/2 of them on average (eq. 4, 9). Fox's algorithm has no scheduler.",
         reference: "eq. (4), (9)",
         applies_when: Some(AppliesWhen { key: "impl", values: &["dryad", "msmpi"] }),

@@ -25,34 +25,19 @@ use super::{Analysis, Model};
 
 mod views;
 
-const fn number(default: f64, range: Range, scale: Scale, integer: bool) -> ParamKind {
-    ParamKind::Number { default, range, scale, integer, reciprocal_unit: None }
-}
-
-const fn param(
-    key: &'static str,
-    label: &'static str,
-    unit: &'static str,
-    kind: ParamKind,
-    help: &'static str,
-    reference: &'static str,
-) -> ParamSpec {
-    ParamSpec { key, label, unit, kind, help, reference, applies_when: None, fallback: None, unit_from: None }
-}
-
 /// Defaults: the paper's scale-27 fit (C0 is not reported; 0).
 const PARAMS: &[ParamSpec] = &[
-    param("C0", "C0", "s", number(0.0, Range::closed(-1e9, 1e9), Scale::Linear, false), "Intercept of the fit (noise, fixed costs); the paper does not report it.", "eq. (1)"),
-    param("C1", "C1", "s", number(57.67, Range::closed(-1e12, 1e12), Scale::Log, false), "Processing: the time that divides by p (57.67 at scale 27, 102.1 at scale 28).", "eq. (1), §3"),
-    param("C2", "C2", "s", number(3.8, Range::closed(-1e12, 1e12), Scale::Log, false), "Communication: the time that divides by √p (3.8 at scale 27, 10.3 at scale 28).", "eq. (1), §3"),
-    param("p", "Processes p", "", number(576.0, Range::closed(1.0, 1e9), Scale::Log, false), "MPI processes (the paper runs 18 per node; 32 nodes are 576).", "eq. (1)"),
-    param("saving", "Worthwhile saving", "", number(0.05, Range { min: 0.0, min_exclusive: true, max: 1.0 }, Scale::Log, false), "Doubling p must save at least this fraction of the time to be worth it.", "§4"),
+    ParamSpec::new("C0", "C0", "s", ParamKind::number(0.0, Range::closed(-1e9, 1e9), Scale::Linear, false), "Intercept of the fit (noise, fixed costs); the paper does not report it.", "eq. (1)"),
+    ParamSpec::new("C1", "C1", "s", ParamKind::number(57.67, Range::closed(-1e12, 1e12), Scale::Log, false), "Processing: the time that divides by p (57.67 at scale 27, 102.1 at scale 28).", "eq. (1), §3"),
+    ParamSpec::new("C2", "C2", "s", ParamKind::number(3.8, Range::closed(-1e12, 1e12), Scale::Log, false), "Communication: the time that divides by √p (3.8 at scale 27, 10.3 at scale 28).", "eq. (1), §3"),
+    ParamSpec::new("p", "Processes p", "", ParamKind::number(576.0, Range::closed(1.0, 1e9), Scale::Log, false), "MPI processes (the paper runs 18 per node; 32 nodes are 576).", "eq. (1)"),
+    ParamSpec::new("saving", "Worthwhile saving", "", ParamKind::number(0.05, Range { min: 0.0, min_exclusive: true, max: 1.0 }, Scale::Log, false), "Doubling p must save at least this fraction of the time to be worth it.", "§4"),
     ParamSpec {
         kind: ParamKind::List { default: &[0.05, 0.1], range: Range { min: 0.0, min_exclusive: true, max: 10.0 }, scale: Scale::Log, group: "CTIs", max_len: 64 },
-        ..param("cti", "CTI", "", number(0.0, Range::closed(0.0, 1.0), Scale::Linear, false), "Completion-time increments at which to measure bandwidth demand (0.05 = 5% slower than at full bandwidth).", "eq. (2)")
+        ..ParamSpec::new("cti", "CTI", "", ParamKind::number(0.0, Range::closed(0.0, 1.0), Scale::Linear, false), "Completion-time increments at which to measure bandwidth demand (0.05 = 5% slower than at full bandwidth).", "eq. (2)")
     },
-    param("p_base", "Base p*", "", number(288.0, Range::closed(1.0, 1e9), Scale::Log, false), "The measured configuration eq. (3) extrapolates from (16 nodes × 18 = 288).", "eq. (3)"),
-    param("p_target", "Target p′", "", number(450.0, Range::closed(1.0, 1e9), Scale::Log, false), "The configuration to predict bandwidth demand for (25 nodes × 18 = 450).", "eq. (3), §4"),
+    ParamSpec::new("p_base", "Base p*", "", ParamKind::number(288.0, Range::closed(1.0, 1e9), Scale::Log, false), "The measured configuration eq. (3) extrapolates from (16 nodes × 18 = 288).", "eq. (3)"),
+    ParamSpec::new("p_target", "Target p′", "", ParamKind::number(450.0, Range::closed(1.0, 1e9), Scale::Log, false), "The configuration to predict bandwidth demand for (25 nodes × 18 = 450).", "eq. (3), §4"),
 ];
 
 const OUTPUTS: &[OutputSpec] = &[
