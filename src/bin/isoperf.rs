@@ -17,6 +17,8 @@ const USAGE: &str = "usage:
   isoperf eval <model> [key=value ...]        outputs as one JSON object
   isoperf tables <model> [key=value ...]      comparison and reproduction tables as JSON
   isoperf chart <model> <chart> [key=value ...]  a chart as SVG on stdout
+  isoperf map <model> --output K --x KEY:MIN:MAX[:log] --y KEY:MIN:MAX[:log] --levels a,b,c [--grid NxM] [key=value ...]
+                                              an iso-map: grid values and isolines in parameter units, as JSON
   isoperf fit scaling FILE.csv                eq. (1) fitted to (p, time) rows, as JSON
   isoperf demand FILE.csv [--cti 0.05,0.1] [--base-p P] [--target-p P]
                                               bandwidth demand from (p, bandwidth %, time) rows
@@ -31,6 +33,45 @@ fn parse_pairs(args: &[String]) -> Result<RawParams, String> {
         }
     }
     Ok(raw)
+}
+
+fn map(model: &str, args: &[String]) -> Result<String, String> {
+    use isoperf::analysis::isomap::{MapAxis, MapRequest, DEFAULT_GRID};
+    let (mut output, mut x, mut y, mut levels, mut grid) = (None, None, None, Vec::new(), (DEFAULT_GRID, DEFAULT_GRID));
+    let mut pairs = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{a} needs a value"));
+        match a.as_str() {
+            "--output" => output = Some(value()?.clone()),
+            "--x" => x = Some(MapAxis::parse("x", value()?).map_err(|e| e.to_string())?),
+            "--y" => y = Some(MapAxis::parse("y", value()?).map_err(|e| e.to_string())?),
+            "--levels" => {
+                levels = value()?
+                    .split(',')
+                    .map(|l| l.trim().parse::<f64>().map_err(|_| format!("levels: '{l}' is not a number")))
+                    .collect::<Result<_, _>>()?
+            }
+            "--grid" => {
+                let g = value()?;
+                let (a, b) = g.split_once(['x', 'X']).ok_or_else(|| format!("grid: '{g}' is not NxM"))?;
+                let n = |s: &str| s.trim().parse::<usize>().map_err(|_| format!("grid: '{g}' is not NxM"));
+                grid = (n(a)?, n(b)?);
+            }
+            other if other.starts_with("--") => return Err(format!("unknown option {other}")),
+            _ => pairs.push(a.clone()),
+        }
+    }
+    let request = MapRequest {
+        output: output.ok_or("--output is required")?,
+        x: x.ok_or("--x KEY:MIN:MAX[:log] is required")?,
+        y: y.ok_or("--y KEY:MIN:MAX[:log] is required")?,
+        nx: grid.0,
+        ny: grid.1,
+        levels,
+    };
+    let m = models::iso_map(model, &parse_pairs(&pairs)?, &request).map_err(|e| e.to_string())?;
+    json(&m)
 }
 
 fn read(file: &str) -> Result<String, String> {
@@ -56,6 +97,7 @@ fn run(args: &[String]) -> Result<String, String> {
             let c = models::chart(model, chart, &parse_pairs(rest)?).map_err(|e| e.to_string())?;
             isoperf::chart::to_svg(&c, 800, 500).map_err(|e| e.to_string())
         }
+        [cmd, model, rest @ ..] if cmd == "map" => map(model, rest),
         [cmd, model, file] if cmd == "fit" => {
             if model != "scaling" {
                 return Err(format!("no fit for model '{model}'; fit scaling FILE fits eq. (1) of the Graph500 paper"));

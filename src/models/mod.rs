@@ -28,6 +28,14 @@ pub trait Model: Sync {
     /// The chart `id` (one of `spec().charts`) for the current parameters.
     fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError>;
 
+    /// Fills `out[j * xs.len() + i]` with `output` at (xs[i], ys[j]) by a
+    /// fast path that exploits the model's structure, NaN where undefined;
+    /// returns false when there is none (the map engine then evaluates
+    /// point by point).
+    fn field(&self, _output: &str, _p: &Params, _x: (&str, &[f64]), _y: (&str, &[f64]), _out: &mut [f64]) -> bool {
+        false
+    }
+
     /// Analyses measured data of kind `dataset` (one of `spec().datasets`).
     fn analyze(&self, dataset: &str, _text: &str, _p: &Params) -> Result<Analysis, AnalysisError> {
         Err(AnalysisError::general(format!("{} has no data set '{dataset}'", self.spec().id)))
@@ -174,4 +182,15 @@ pub fn analysis_chart(
     let model = find(id)?;
     let p = parse(model, raw)?;
     model.analysis_chart(dataset, text, &p, chart)
+}
+
+/// An iso-map of model `id` (see [`crate::analysis::isomap`]).
+pub fn iso_map(
+    id: &str,
+    raw: &RawParams,
+    request: &crate::analysis::isomap::MapRequest,
+) -> Result<crate::analysis::isomap::IsoMap, crate::analysis::isomap::MapError> {
+    let model =
+        find(id).map_err(|e| crate::analysis::isomap::MapError { field: "model".into(), message: e.to_string() })?;
+    crate::analysis::isomap::map(model, raw, request)
 }

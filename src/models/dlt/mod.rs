@@ -591,6 +591,50 @@ impl Model for Dlt {
         views::chart(id, &inputs, &e)
     }
 
+    /// Identical processors, outputs T, T1, speedup, efficiency over any two of
+    /// m, V, A, C, S: the closed form per point (m may be fractional), with
+    /// infeasible points (some α_i ≤ 0) as gaps.
+    fn field(&self, output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool {
+        let axes = ["m", "V", "A", "C", "S"];
+        if p.choice("processors") != Some("identical")
+            || !["T", "T1", "speedup", "efficiency"].contains(&output)
+            || !axes.contains(&x.0)
+            || !axes.contains(&y.0)
+        {
+            return false;
+        }
+        let base: [f64; 5] = axes.map(|k| p.num(k).unwrap_or(f64::NAN));
+        let slot = |key: &str| axes.iter().position(|k| *k == key).unwrap_or(0);
+        let (sx, sy) = (slot(x.0), slot(y.0));
+        let nx = x.1.len();
+        for (j, &yv) in y.1.iter().enumerate() {
+            for (i, &xv) in x.1.iter().enumerate() {
+                let mut v = base;
+                for (slot, value) in [(sx, xv), (sy, yv)] {
+                    if let Some(s) = v.get_mut(slot) {
+                        *s = value;
+                    }
+                }
+                let [m, load, a, c, s] = v;
+                let value = Star::new(a, c, s).and_then(|star| {
+                    // The closed form takes real m ≥ 1 (G and F are defined for real j).
+                    let split = star.split_real(m, load);
+                    let t1 = star.t1(load);
+                    split.feasible.then(|| match output {
+                        "T" => split.t,
+                        "T1" => t1,
+                        "speedup" => t1 / split.t,
+                        _ => t1 / (m * split.t),
+                    })
+                });
+                if let Some(o) = out.get_mut(j * nx + i) {
+                    *o = value.filter(|v| v.is_finite()).unwrap_or(f64::NAN);
+                }
+            }
+        }
+        true
+    }
+
     fn remarks(&self, p: &Params) -> Result<Vec<Remark>, ModelError> {
         let inputs = Inputs::from_params(p)?;
         let e = evaluate(&inputs)?;

@@ -115,7 +115,15 @@ impl Star {
 
     /// The closed-form schedule of load `v` on `m` processors, O(1) in m.
     pub fn split(&self, m: usize, v: f64) -> Split {
-        let mf = m as f64;
+        let mut s = self.split_real(m as f64, v);
+        s.m = m;
+        s
+    }
+
+    /// The closed form at a real processor count m ≥ 1 (iso-maps sample m
+    /// continuously); `m` of the result is m rounded down.
+    pub fn split_real(&self, mf: f64, v: f64) -> Split {
+        let m = mf as usize;
         let u = self.u();
         let gm = growth(u, mf);
         let alpha_m = (v - self.s / self.a * gm.f) / gm.g;

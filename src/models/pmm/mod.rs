@@ -250,33 +250,36 @@ pub struct Prediction {
 
 /// Evaluates the model (see the module documentation for the formulas).
 pub fn predict(i: &Inputs) -> Prediction {
-    let n = i.n as f64;
-    let q = i.sqrt_n as f64;
-    let m = i.order / q;
+    predict_at(i.implementation, i.n as f64, i.sqrt_n as f64, f64::from(ceil_log2(i.sqrt_n)), i.order, &i.rates)
+}
+
+/// The formulas at a real process count n (iso-maps sample N continuously);
+/// `rounds` is the binomial tree's ⌈log₂ √N⌉.
+fn predict_at(implementation: Implementation, n: f64, q: f64, rounds: f64, order: f64, r: &Rates) -> Prediction {
+    let m = order / q;
     let block = m * m;
-    let c = i.t_element();
-    let r = &i.rates;
-    let (t_sched, t_bcast, t_roll, coef_m2) = match i.implementation {
+    let c = match implementation {
+        Implementation::Dryad => r.t_comm + r.t_io,
+        Implementation::MsMpi | Implementation::Fox => r.t_comm,
+    };
+    let (t_sched, t_bcast, t_roll, coef_m2) = match implementation {
         Implementation::Dryad => (
             (n + 1.0) / 2.0 * r.t_scheduling,
             (q - 1.0) / 2.0 * (r.t_startup + block * c),
             r.t_startup + block * c,
             (q + 1.0) / (2.0 * q) * c,
         ),
-        Implementation::MsMpi => {
-            let rounds = f64::from(ceil_log2(i.sqrt_n));
-            (
-                (n + 1.0) / 2.0 * r.t_scheduling,
-                (q - 1.0) / 2.0 * r.t_startup + rounds / 2.0 * block * c,
-                r.t_startup + block * c / 2.0,
-                (1.0 + rounds) / (2.0 * q) * c,
-            )
-        }
+        Implementation::MsMpi => (
+            (n + 1.0) / 2.0 * r.t_scheduling,
+            (q - 1.0) / 2.0 * r.t_startup + rounds / 2.0 * block * c,
+            r.t_startup + block * c / 2.0,
+            (1.0 + rounds) / (2.0 * q) * c,
+        ),
         Implementation::Fox => (0.0, r.t_startup + block * c, r.t_startup + block * c, 2.0 / q * c),
     };
     let t_compute = 2.0 * m * m * m * r.t_flops;
     let t = q * (t_sched + t_bcast + t_roll + t_compute);
-    let t_seq = 2.0 * i.order * i.order * i.order * r.t_flops;
+    let t_seq = 2.0 * order * order * order * r.t_flops;
     // N T(N) - T_seq is exactly N √N (scheduling + broadcast + roll), since
     // √N · 2m³ T_flops = T_seq / N. Summing the non-negative terms instead of
     // subtracting keeps f ≥ 0 and accurate when it is tiny.
@@ -493,6 +496,57 @@ impl Model for Pmm {
     fn tables(&self, p: &Params) -> Result<Vec<Table>, ModelError> {
         let i = Inputs::from_params(p)?;
         Ok(vec![views::broadcast_table(&i), reference::reproduction_table()])
+    }
+
+    /// Any output over any two of N, M and the times, with N continuous
+    /// (the mesh side √N real, ⌈log₂ √N⌉ rounds): the isoefficiency
+    /// function of N and M is a smooth curve, not a staircase of squares.
+    fn field(&self, output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool {
+        let keys = ["N", "M", "t_flops", "t_comm", "t_io", "t_startup", "t_scheduling"];
+        let Some(implementation) = p.choice("impl").and_then(Implementation::from_key) else { return false };
+        if !keys.contains(&x.0) || !keys.contains(&y.0) {
+            return false;
+        }
+        let base: [f64; 7] = keys.map(|k| p.num(k).unwrap_or(f64::NAN));
+        let slot = |key: &str| keys.iter().position(|k| *k == key).unwrap_or(0);
+        let (sx, sy) = (slot(x.0), slot(y.0));
+        let nx = x.1.len();
+        for (j, &yv) in y.1.iter().enumerate() {
+            for (i, &xv) in x.1.iter().enumerate() {
+                let mut v = base;
+                for (slot, value) in [(sx, xv), (sy, yv)] {
+                    if let Some(s) = v.get_mut(slot) {
+                        *s = value;
+                    }
+                }
+                let [n, order, t_flops, t_comm, t_io, t_startup, t_scheduling] = v;
+                let q = n.sqrt();
+                let value = if order < q {
+                    f64::NAN
+                } else {
+                    let rates = Rates { t_flops, t_comm, t_io, t_startup, t_scheduling };
+                    let r = predict_at(implementation, n, q, q.log2().ceil().max(0.0), order, &rates);
+                    match output {
+                        "T" => r.t,
+                        "T_seq" => r.t_seq,
+                        "speedup" => r.speedup,
+                        "efficiency" => r.efficiency,
+                        "overhead" => r.overhead,
+                        "coef_M2" => r.coef_m2,
+                        "coef_M3" => r.coef_m3,
+                        "t_bcast" => r.t_bcast,
+                        "t_roll" => r.t_roll,
+                        "t_compute" => r.t_compute,
+                        "t_sched" => r.t_sched,
+                        _ => return false,
+                    }
+                };
+                if let Some(o) = out.get_mut(j * nx + i) {
+                    *o = if value.is_finite() { value } else { f64::NAN };
+                }
+            }
+        }
+        true
     }
 
     fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError> {

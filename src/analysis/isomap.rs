@@ -1,0 +1,245 @@
+//! Iso-maps: any numeric output of any model over any two numeric
+//! parameters, sampled on a grid (undefined points are gaps), with
+//! isolines by marching squares, in parameter units.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::contour;
+use crate::models::Model;
+use crate::spec::{ParamKind, RawParams, RawValue, Value};
+
+/// Grid sizes allowed per axis.
+pub const MIN_GRID: usize = 2;
+pub const MAX_GRID: usize = 1024;
+/// The default resolution (nodes per axis).
+pub const DEFAULT_GRID: usize = 256;
+
+/// One axis of a map: a numeric parameter over a range, linear or log.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MapAxis {
+    pub key: String,
+    pub min: f64,
+    pub max: f64,
+    pub log: bool,
+}
+
+/// Why a map cannot be drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapError {
+    /// The part of the request at fault: "x", "y", "output", "levels", "grid", or a parameter key.
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for MapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for MapError {}
+
+fn bad(field: &str, message: impl Into<String>) -> MapError {
+    MapError { field: field.into(), message: message.into() }
+}
+
+impl MapAxis {
+    /// Parses `KEY:MIN:MAX[:log]` (the CLI's --x and --y).
+    pub fn parse(field: &str, text: &str) -> Result<MapAxis, MapError> {
+        let parts: Vec<&str> = text.split(':').collect();
+        let number = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .map_err(|_| bad(field, format!("'{s}' is not a number; expected KEY:MIN:MAX[:log]")))
+        };
+        match parts.as_slice() {
+            [key, min, max] => Ok(MapAxis { key: key.trim().into(), min: number(min)?, max: number(max)?, log: false }),
+            [key, min, max, "log"] => {
+                Ok(MapAxis { key: key.trim().into(), min: number(min)?, max: number(max)?, log: true })
+            }
+            _ => Err(bad(field, format!("'{text}' is not KEY:MIN:MAX or KEY:MIN:MAX:log"))),
+        }
+    }
+
+    /// `n` values from min to max, evenly spaced in the axis' own scale.
+    pub fn values(&self, n: usize) -> Vec<f64> {
+        (0..n).map(|k| self.at(n, k as f64)).collect()
+    }
+
+    /// The parameter value at fractional grid index `f` (0 … n − 1), kept
+    /// inside [min, max] against rounding.
+    pub fn at(&self, n: usize, f: f64) -> f64 {
+        let t = f / (n.max(2) - 1) as f64;
+        let v = if self.log {
+            (self.min.ln() + t * (self.max.ln() - self.min.ln())).exp()
+        } else {
+            self.min + t * (self.max - self.min)
+        };
+        v.clamp(self.min, self.max)
+    }
+}
+
+/// What to map.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapRequest {
+    pub output: String,
+    pub x: MapAxis,
+    pub y: MapAxis,
+    pub nx: usize,
+    pub ny: usize,
+    pub levels: Vec<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Isoline {
+    pub level: f64,
+    /// Polylines as (x, y) in parameter units.
+    pub lines: Vec<Vec<(f64, f64)>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IsoMap {
+    pub model: String,
+    pub output: String,
+    pub x: MapAxis,
+    pub y: MapAxis,
+    pub nx: usize,
+    pub ny: usize,
+    /// Row-major, `values[j * nx + i]` at (xs[i], ys[j]); `null` (NaN) is a gap.
+    #[serde(serialize_with = "gaps_as_null")]
+    pub values: Vec<f64>,
+    pub gaps: usize,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub isolines: Vec<Isoline>,
+}
+
+fn gaps_as_null<S: serde::Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(values.iter().map(|v| v.is_finite().then_some(*v)))
+}
+
+fn check_axis(model: &dyn Model, field: &str, axis: &MapAxis) -> Result<(), MapError> {
+    let spec = model.spec();
+    let param = spec.param(&axis.key).ok_or_else(|| {
+        let numeric: Vec<&str> =
+            spec.params.iter().filter(|p| matches!(p.kind, ParamKind::Number { .. })).map(|p| p.key).collect();
+        bad(field, format!("{} has no parameter '{}'; numeric parameters: {}", spec.id, axis.key, numeric.join(", ")))
+    })?;
+    let ParamKind::Number { range, .. } = &param.kind else {
+        return Err(bad(field, format!("{} is not a numeric parameter", axis.key)));
+    };
+    if !(axis.min.is_finite() && axis.max.is_finite()) || axis.min >= axis.max {
+        return Err(bad(field, format!("the range {} … {} is empty: expected min < max", axis.min, axis.max)));
+    }
+    if axis.log && axis.min <= 0.0 {
+        return Err(bad(field, format!("a log axis cannot reach {}: expected min > 0", axis.min)));
+    }
+    if !range.contains(axis.min) || !range.contains(axis.max) {
+        return Err(bad(field, format!("{} … {} leaves {}'s valid range {range}", axis.min, axis.max, axis.key)));
+    }
+    Ok(())
+}
+
+/// Evaluates `request` over the grid and extracts its isolines.
+pub fn map(model: &dyn Model, raw: &RawParams, request: &MapRequest) -> Result<IsoMap, MapError> {
+    let spec = model.spec();
+    if !spec.outputs.iter().any(|o| o.key == request.output) {
+        let keys: Vec<&str> = spec.outputs.iter().map(|o| o.key).collect();
+        return Err(bad(
+            "output",
+            format!("{} has no output '{}'; outputs: {}", spec.id, request.output, keys.join(", ")),
+        ));
+    }
+    check_axis(model, "x", &request.x)?;
+    check_axis(model, "y", &request.y)?;
+    if request.x.key == request.y.key {
+        return Err(bad("y", "the two axes must be different parameters"));
+    }
+    for (field, n) in [("grid", request.nx), ("grid", request.ny)] {
+        if !(MIN_GRID..=MAX_GRID).contains(&n) {
+            return Err(bad(field, format!("{n} points per axis: expected {MIN_GRID} to {MAX_GRID}")));
+        }
+    }
+    if request.levels.iter().any(|l| !l.is_finite()) {
+        return Err(bad("levels", "levels must be finite numbers"));
+    }
+    let mut raw = raw.clone();
+    raw.remove(&request.x.key);
+    raw.remove(&request.y.key);
+    let params = spec.parse(&raw).map_err(|es| match es.first() {
+        Some(e) => bad(&e.key, e.message()),
+        None => bad("params", "invalid parameters"),
+    })?;
+    let (xs, ys) = (request.x.values(request.nx), request.y.values(request.ny));
+    let mut values = vec![f64::NAN; request.nx * request.ny];
+    if !model.field(&request.output, &params, (&request.x.key, &xs), (&request.y.key, &ys), &mut values) {
+        generic_field(model, &params, request, &xs, &ys, &mut values);
+    }
+    let finite = values.iter().copied().filter(|v| v.is_finite());
+    let (min, max) = finite.fold((None, None), |(lo, hi): (Option<f64>, Option<f64>), v| {
+        (Some(lo.map_or(v, |l| l.min(v))), Some(hi.map_or(v, |h| h.max(v))))
+    });
+    let mut levels = request.levels.clone();
+    levels.sort_by(f64::total_cmp);
+    levels.dedup();
+    let isolines = levels
+        .iter()
+        .map(|&level| Isoline {
+            level,
+            lines: contour::isolines(&values, request.nx, request.ny, level)
+                .into_iter()
+                .map(|line| {
+                    line.into_iter().map(|(i, j)| (request.x.at(request.nx, i), request.y.at(request.ny, j))).collect()
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(IsoMap {
+        model: spec.id.into(),
+        output: request.output.clone(),
+        x: request.x.clone(),
+        y: request.y.clone(),
+        nx: request.nx,
+        ny: request.ny,
+        gaps: values.iter().filter(|v| !v.is_finite()).count(),
+        values,
+        min,
+        max,
+        isolines,
+    })
+}
+
+/// Any model, any output: one `evaluate` per point; integer parameters
+/// take the nearest whole value, and points the model rejects are gaps.
+fn generic_field(
+    model: &dyn Model,
+    params: &crate::spec::Params,
+    r: &MapRequest,
+    xs: &[f64],
+    ys: &[f64],
+    out: &mut [f64],
+) {
+    let spec = model.spec();
+    let valid = |key: &str, v: f64| -> Option<Value> {
+        let p = spec.param(key)?;
+        let v = match p.kind {
+            ParamKind::Number { integer: true, .. } => v.round(),
+            _ => v,
+        };
+        p.parse(&RawValue::Num(v)).ok()
+    };
+    let xv: Vec<Option<Value>> = xs.iter().map(|x| valid(&r.x.key, *x)).collect();
+    for (j, y) in ys.iter().enumerate() {
+        let Some(yv) = valid(&r.y.key, *y) else { continue };
+        let row = params.with(&r.y.key, yv);
+        for (i, x) in xv.iter().enumerate() {
+            let Some(x) = x else { continue };
+            let value = model.evaluate(&row.with(&r.x.key, x.clone())).ok().and_then(|o| o.num(&r.output));
+            if let (Some(slot), Some(v)) = (out.get_mut(j * r.nx + i), value) {
+                *slot = if v.is_finite() { v } else { f64::NAN };
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! The iso-map engine: isolines against direct root-finding, gaps, log axes,
+//! level ordering, bad ranges, and the CLI's JSON.
+
+#![cfg(not(target_arch = "wasm32"))]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use isoperf::analysis::isomap::{MapAxis, MapRequest, DEFAULT_GRID};
+use isoperf::models::dlt::schedule::Star;
+use isoperf::models::{self};
+use isoperf::spec::{RawParams, RawValue};
+
+/// The accuracy bound: 1% of the axis span, in the axis' own scale.
+const SPAN_FRACTION: f64 = 0.01;
+
+fn raw(pairs: &[(&str, &str)]) -> RawParams {
+    pairs.iter().map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string()))).collect()
+}
+
+fn request(output: &str, x: &str, y: &str, levels: &[f64]) -> MapRequest {
+    MapRequest {
+        output: output.into(),
+        x: MapAxis::parse("x", x).unwrap(),
+        y: MapAxis::parse("y", y).unwrap(),
+        nx: DEFAULT_GRID,
+        ny: DEFAULT_GRID,
+        levels: levels.to_vec(),
+    }
+}
+
+/// Bisection in log space for the y at which f crosses `level` (f monotone in y).
+fn root(f: impl Fn(f64) -> f64, level: f64, mut lo: f64, mut hi: f64) -> f64 {
+    let rising = f(hi) > f(lo);
+    for _ in 0..200 {
+        let mid = (lo * hi).sqrt();
+        if (f(mid) < level) == rising {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo * hi).sqrt()
+}
+
+#[test]
+fn dlt_isoefficiency_v_vs_m_agrees_with_bisection() {
+    // A = 1, C = 1e-6, S = 1e2 (the lecture's isoefficiency map).
+    let m = models::iso_map(
+        "dlt",
+        &RawParams::new(),
+        &request("efficiency", "m:1:1000:log", "V:1e3:1e13:log", &[0.5, 0.9, 0.99]),
+    )
+    .unwrap();
+    let star = Star::new(1.0, 1e-6, 1e2).unwrap();
+    let span = (1e13f64).log10() - (1e3f64).log10();
+    for iso in &m.isolines {
+        if iso.level == 0.5 {
+            continue; // checked below: it runs along the infeasible region's edge
+        }
+        let mut checked = 0;
+        for line in &iso.lines {
+            for &(procs, v) in line {
+                let eff = |load: f64| {
+                    let s = star.split_real(procs, load);
+                    star.t1(load) / (procs * s.t)
+                };
+                let lo = star.min_load(procs.ceil() as usize).max(1e3) * (1.0 + 1e-9);
+                if eff(lo) >= iso.level || eff(1e13) <= iso.level {
+                    continue; // the level is not crossed inside the map at this m
+                }
+                let v_star = root(eff, iso.level, lo, 1e13);
+                let error = (v.log10() - v_star.log10()).abs() / span;
+                assert!(
+                    error <= SPAN_FRACTION,
+                    "level {} at m = {procs}: V = {v:e} vs bisection {v_star:e} ({error:.4} of the span)",
+                    iso.level
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "level {}: only {checked} points checked", iso.level);
+    }
+    // Infeasible points (V ≤ L(m)) are gaps, not zeros.
+    assert!(m.gaps > 0 && m.values.iter().all(|v| v.is_nan() || (*v > 0.0 && *v <= 1.0)));
+}
+
+#[test]
+fn pmm_isoefficiency_n_vs_m_agrees_with_bisection() {
+    // The classical isoefficiency function: the M that keeps ε fixed as N grows.
+    let params = RawParams::new(); // Table 3, row "Dryad Tempest 25x1"
+    let m =
+        models::iso_map("pmm", &params, &request("efficiency", "N:4:10000:log", "M:100:1e6:log", &[0.5, 0.8, 0.95]))
+            .unwrap();
+    let span = 4.0; // decades of M
+    let (tf, tc) = (1.0 / 8.64e9, 1.0 / 8.87e6);
+    for iso in &m.isolines {
+        let mut checked = 0;
+        for line in &iso.lines {
+            for &(n, order) in line {
+                // Eq. (7): f = √N(√N+1)/(4M) · T_comm/T_flops, ε = 1/(1+f), solved for M directly.
+                let q = n.sqrt();
+                let f = 1.0 / iso.level - 1.0;
+                let exact = q * (q + 1.0) / (4.0 * f) * tc / tf;
+                if !(100.0..=1e6).contains(&exact) || exact < q {
+                    continue;
+                }
+                let error = (order.log10() - exact.log10()).abs() / span;
+                assert!(error <= SPAN_FRACTION, "level {} at N = {n}: M = {order} vs {exact}", iso.level);
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "level {}: {checked} points", iso.level);
+    }
+}
+
+#[test]
+fn levels_come_back_sorted_and_axes_sample_their_own_scale() {
+    let r = MapRequest { nx: 11, ny: 5, ..request("T", "m:1:1000:log", "V:1e3:1e5", &[0.9, 0.5, 0.9]) };
+    let m = models::iso_map("dlt", &RawParams::new(), &r).unwrap();
+    assert_eq!(m.isolines.iter().map(|i| i.level).collect::<Vec<_>>(), [0.5, 0.9]);
+    let xs = m.x.values(11);
+    assert!((xs[5] - 1000f64.sqrt()).abs() < 1e-9, "log axis midpoint is the geometric mean");
+    let ys = m.y.values(5);
+    assert!((ys[2] - 5.05e4).abs() < 1e-6, "linear axis midpoint is the mean");
+    assert_eq!(m.values.len(), 55);
+}
+
+#[test]
+fn any_model_and_output_maps_through_evaluate() {
+    // No fast path for the pipeline: every point is one evaluate; saturated points are gaps.
+    let r = MapRequest { nx: 24, ny: 24, ..request("T_total", "L:1000:1e8:log", "t_comp:0.01:2:log", &[10.0, 100.0]) };
+    let m = models::iso_map("pipeline", &RawParams::new(), &r).unwrap();
+    assert!(m.gaps > 0, "large L and small T_comp saturate the spine");
+    assert!(m.values.iter().any(|v| v.is_finite()));
+}
+
+#[test]
+fn bad_requests_are_clear_errors() {
+    let cases = [
+        (request("efficiency", "m:10:1", "V:1e3:1e13:log", &[0.5]), "x", "expected min < max"),
+        (request("efficiency", "m:1:100:log", "V:0:1e13:log", &[0.5]), "y", "log axis"),
+        (request("efficiency", "m:1:1e9:log", "V:1e3:1e13:log", &[0.5]), "x", "valid range"),
+        (request("nope", "m:1:100", "V:1e3:1e5", &[0.5]), "output", "outputs: T, T1"),
+        (request("T", "m:1:100", "m:1:100", &[0.5]), "y", "different"),
+        (request("T", "processors:1:100", "V:1e3:1e5", &[0.5]), "x", "not a numeric parameter"),
+        (MapRequest { nx: 1, ..request("T", "m:1:100", "V:1e3:1e5", &[1.0]) }, "grid", "expected 2 to 1024"),
+    ];
+    for (r, field, needle) in cases {
+        let e = models::iso_map("dlt", &RawParams::new(), &r).unwrap_err();
+        assert_eq!(e.field, field, "{e}");
+        assert!(e.message.contains(needle), "{e}");
+    }
+    let e = models::iso_map("dlt", &raw(&[("A", "-1")]), &request("T", "m:1:100", "V:1e3:1e5", &[1.0])).unwrap_err();
+    assert_eq!(e.field, "A");
+}
+
+#[test]
+fn the_cli_prints_the_map_as_json() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_isoperf"))
+        .args([
+            "map",
+            "dlt",
+            "--output",
+            "efficiency",
+            "--x",
+            "m:1:1000:log",
+            "--y",
+            "V:1e3:1e13:log",
+            "--levels",
+            "0.9,0.99",
+            "--grid",
+            "64x48",
+            "C=1e-6",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((json["nx"].as_u64(), json["ny"].as_u64()), (Some(64), Some(48)));
+    assert_eq!(json["values"].as_array().unwrap().len(), 64 * 48);
+    assert!(json["values"].as_array().unwrap().iter().any(|v| v.is_null()), "gaps are null");
+    let iso = json["isolines"].as_array().unwrap();
+    assert_eq!(iso.len(), 2);
+    let point = &iso[0]["lines"][0][0];
+    let (m, v) = (point[0].as_f64().unwrap(), point[1].as_f64().unwrap());
+    assert!((1.0..=1000.0).contains(&m) && (1e3..=1e13).contains(&v), "points are in parameter units");
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_isoperf"))
+        .args(["map", "dlt", "--output", "T", "--x", "m:5:1", "--y", "V:1:2"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("x: the range 5 … 1 is empty"));
+}
