@@ -1,0 +1,38 @@
+//! The iso-map of benches/isomap_numpy.py, natively: DLT efficiency over
+//! m (1 … 1000, log) and V (1e3 … 1e13, log), 256 × 256, three levels.
+
+#![allow(clippy::unwrap_used)]
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use isoperf::analysis::isomap::{MapAxis, MapRequest};
+use isoperf::models;
+use isoperf::spec::RawParams;
+
+fn isomap(c: &mut Criterion) {
+    let request = MapRequest {
+        output: "efficiency".into(),
+        x: MapAxis::parse("x", "m:1:1000:log").unwrap(),
+        y: MapAxis::parse("y", "V:1e3:1e13:log").unwrap(),
+        nx: 256,
+        ny: 256,
+        levels: vec![0.5, 0.9, 0.99],
+    };
+    let raw = RawParams::new();
+    c.bench_function("isomap/dlt efficiency 256x256, 3 levels (grid + isolines)", |b| {
+        b.iter(|| models::iso_map("dlt", black_box(&raw), &request).unwrap())
+    });
+    let pmm = MapRequest {
+        x: MapAxis::parse("x", "N:4:10000:log").unwrap(),
+        y: MapAxis::parse("y", "M:100:1e6:log").unwrap(),
+        levels: vec![0.5, 0.8, 0.95],
+        ..request.clone()
+    };
+    c.bench_function("isomap/pmm efficiency N x M 256x256, 3 levels", |b| {
+        b.iter(|| models::iso_map("pmm", black_box(&raw), &pmm).unwrap())
+    });
+}
+
+criterion_group!(benches, isomap);
+criterion_main!(benches);
