@@ -558,7 +558,10 @@ async function loadExample(datasetId, exampleId) {
   try {
     const response = await fetch(x.path);
     if (!response.ok) throw new Error(`${x.path}: HTTP ${response.status}`);
-    setDatasetText(datasetId, await response.text(), true);
+    const text = await response.text();
+    // A newer choice (another example, typed or loaded text) wins over a late fetch.
+    if (data.example[datasetId] !== x.id) return;
+    setDatasetText(datasetId, text, true);
   } catch (e) {
     section.querySelector('.dataset-error').textContent = `Could not load the example: ${e.message}`;
   }

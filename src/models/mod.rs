@@ -166,10 +166,25 @@ fn ensure_finite(spec: &ModelSpec, out: Outputs) -> Result<Outputs, ModelError> 
     Ok(out)
 }
 
+/// Parameters for an analysis of measured data: a field that is invalid in
+/// the form takes its default here (the form already shows its error), so a
+/// typo in C1 does not hide the fit that could correct it.
+fn lenient(model: &dyn Model, raw: &RawParams) -> Result<Params, ModelError> {
+    match model.spec().parse(raw) {
+        Ok(p) => Ok(p),
+        Err(errors) => {
+            let mut patched = raw.clone();
+            for e in &errors {
+                patched.remove(&e.key);
+            }
+            parse(model, &patched)
+        }
+    }
+}
+
 pub fn analyze(id: &str, dataset: &str, text: &str, raw: &RawParams) -> Result<Analysis, AnalysisError> {
     let model = find(id)?;
-    let p = parse(model, raw)?;
-    model.analyze(dataset, text, &p)
+    model.analyze(dataset, text, &lenient(model, raw)?)
 }
 
 pub fn analysis_chart(
@@ -180,8 +195,7 @@ pub fn analysis_chart(
     chart: &str,
 ) -> Result<Chart, AnalysisError> {
     let model = find(id)?;
-    let p = parse(model, raw)?;
-    model.analysis_chart(dataset, text, &p, chart)
+    model.analysis_chart(dataset, text, &lenient(model, raw)?, chart)
 }
 
 /// An iso-map of model `id` (see [`crate::analysis::isomap`]).

@@ -607,6 +607,29 @@ impl Model for Dlt {
         let slot = |key: &str| axes.iter().position(|k| *k == key).unwrap_or(0);
         let (sx, sy) = (slot(x.0), slot(y.0));
         let nx = x.1.len();
+        // With A and C fixed, (1+C/A)^m depends on m alone: one growth per
+        // distinct m (a column or a row), not one per point.
+        let cached: Option<Vec<(f64, _)>> = (![x.0, y.0].iter().any(|k| *k == "A" || *k == "C")).then(|| {
+            let [m0, _, a, c, s] = base;
+            let star = Star::new(a, c, s);
+            let ms: Vec<f64> = match (x.0, y.0) {
+                ("m", _) => x.1.to_vec(),
+                (_, "m") => y.1.to_vec(),
+                _ => vec![m0],
+            };
+            ms.into_iter().map(|m| (m, star.map(|st| st.growths(m)))).collect()
+        });
+        let growth_of = |i: usize, j: usize| -> Option<(schedule::Growth, schedule::Growth)> {
+            let table = cached.as_ref()?;
+            let k = if x.0 == "m" {
+                i
+            } else if y.0 == "m" {
+                j
+            } else {
+                0
+            };
+            table.get(k).and_then(|(_, g)| *g)
+        };
         for (j, &yv) in y.1.iter().enumerate() {
             for (i, &xv) in x.1.iter().enumerate() {
                 let mut v = base;
@@ -618,7 +641,10 @@ impl Model for Dlt {
                 let [m, load, a, c, s] = v;
                 let value = Star::new(a, c, s).and_then(|star| {
                     // The closed form takes real m ≥ 1 (G and F are defined for real j).
-                    let split = star.split_real(m, load);
+                    let split = match growth_of(i, j) {
+                        Some((gm, first)) => star.split_grown(m, load, &gm, &first),
+                        None => star.split_real(m, load),
+                    };
                     let t1 = star.t1(load);
                     split.feasible.then(|| match output {
                         "T" => split.t,

@@ -123,11 +123,20 @@ impl Star {
     /// The closed form at a real processor count m ≥ 1 (iso-maps sample m
     /// continuously); `m` of the result is m rounded down.
     pub fn split_real(&self, mf: f64, v: f64) -> Split {
-        let m = mf as usize;
         let u = self.u();
-        let gm = growth(u, mf);
+        self.split_grown(mf, v, &growth(u, mf), &growth(u, mf - 1.0))
+    }
+
+    /// The growth terms (1+u)^m and (1+u)^(m−1) depend on m and C/A alone:
+    /// callers that sweep V at fixed m (iso-maps) compute them once.
+    pub fn growths(&self, mf: f64) -> (Growth, Growth) {
+        (growth(self.u(), mf), growth(self.u(), mf - 1.0))
+    }
+
+    /// The closed form given [`Star::growths`] of `mf`.
+    pub fn split_grown(&self, mf: f64, v: f64, gm: &Growth, first: &Growth) -> Split {
+        let m = mf as usize;
         let alpha_m = (v - self.s / self.a * gm.f) / gm.g;
-        let first = growth(u, mf - 1.0);
         let alpha_1 = first.power * alpha_m + self.s / self.a * first.g;
         let t_comm = mf * self.s + self.c * v;
         Split {

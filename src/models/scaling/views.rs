@@ -108,7 +108,7 @@ pub fn fit_tables(f: &Fit, points: &[(f64, f64)]) -> Vec<Table> {
 
 pub fn demand_tables(d: &Demand) -> Vec<Table> {
     let mut columns = vec!["p".to_string()];
-    columns.extend(d.ctis.iter().map(|c| format!("BW at CTI {}", sig(*c, 3))));
+    columns.extend(d.ctis.iter().map(|c| format!("BW at CTI {}", crate::spec::num(*c))));
     let measured = Table {
         id: "demand",
         title: "Bandwidth demand BW_{CTI,p} (% of the link)".into(),
