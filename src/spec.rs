@@ -339,6 +339,20 @@ pub struct ChartSpec {
     pub caption: &'static str,
 }
 
+/// A ready-made iso-map: an output over two parameters, with levels.
+#[derive(Debug, Clone, Serialize)]
+pub struct MapPreset {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub output: &'static str,
+    /// `KEY:MIN:MAX[:log]`.
+    pub x: &'static str,
+    pub y: &'static str,
+    pub levels: &'static [f64],
+    /// Form values the map needs (the slide's V for iso-energy); applied with it.
+    pub values: &'static [(&'static str, PresetValue)],
+}
+
 /// A kind of measured data a model can analyse.
 #[derive(Debug, Clone, Serialize)]
 pub struct DatasetSpec {
@@ -372,6 +386,10 @@ pub struct ModelSpec {
     pub charts: &'static [ChartSpec],
     /// Measured data the model analyses (pasted or uploaded CSV).
     pub datasets: &'static [DatasetSpec],
+    /// Iso-maps worth a click (the lecture's isoefficiency maps, ...).
+    pub maps: &'static [MapPreset],
+    /// What a blank point of an iso-map means for this model.
+    pub gaps: &'static str,
     /// Paragraphs the page shows under the form: how ambiguities of the paper
     /// were resolved, and where the paper contradicts itself.
     pub notes: &'static [&'static str],

@@ -140,3 +140,31 @@ fn the_registry_serialises_to_json() {
     assert_eq!(n["integer"], true);
     assert_eq!(n["range"]["min"], 1.0);
 }
+
+#[test]
+fn every_map_preset_draws_a_map_with_isolines() {
+    use isoperf::analysis::isomap::{MapAxis, MapRequest};
+    for m in MODELS {
+        let s = m.spec();
+        assert!(!s.gaps.is_empty(), "{}: say what a blank map point means", s.id);
+        for preset in s.maps {
+            let request = MapRequest {
+                output: preset.output.into(),
+                x: MapAxis::parse("x", preset.x).unwrap(),
+                y: MapAxis::parse("y", preset.y).unwrap(),
+                nx: 48,
+                ny: 48,
+                levels: preset.levels.to_vec(),
+            };
+            let map = models::iso_map(s.id, &preset_params(preset.values), &request)
+                .unwrap_or_else(|e| panic!("{}/{}: {e}", s.id, preset.id));
+            assert!(
+                map.values.iter().filter(|v| v.is_finite()).count() > 48 * 48 / 4,
+                "{}/{}: mostly gaps",
+                s.id,
+                preset.id
+            );
+            assert!(map.isolines.iter().any(|l| !l.lines.is_empty()), "{}/{}: no isoline", s.id, preset.id);
+        }
+    }
+}

@@ -2,7 +2,8 @@
 // registry that the wasm package exports. This file knows no model and no
 // parameter by name; everything it shows comes from `models()`.
 
-import init, { models, evaluate, check, tables, remarks, drawChart, analyze, drawAnalysisChart } from '../pkg/isoperf.js';
+import init, { models, evaluate, check, tables, remarks, drawChart, analyze, drawAnalysisChart, isoMap } from '../pkg/isoperf.js';
+import { GRIDS, axisText, paint, parseAxis, readout } from './map.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -90,7 +91,11 @@ function readHash() {
   for (const p of model.params) if (h.has(p.key)) values[p.key] = h.get(p.key);
   const examples = {};
   for (const d of model.datasets) if (h.has(`data.${d.id}`)) examples[d.id] = h.get(`data.${d.id}`);
-  return { model, values, examples };
+  const grid = Number(h.get('map.grid') ?? 256);
+  const map = h.has('map.x')
+    ? { output: h.get('map.output') ?? model.maps[0]?.output ?? '', x: h.get('map.x'), y: h.get('map.y') ?? '', levels: (h.get('map.levels') ?? '').split(',').filter(Boolean).map(Number), nx: grid, ny: grid }
+    : null;
+  return { model, values, examples, map };
 }
 
 function writeHash() {
@@ -101,6 +106,13 @@ function writeHash() {
     if (!isDefault(p, v)) h.set(p.key, v);
   }
   for (const [id, example] of Object.entries(data.example)) if (example) h.set(`data.${id}`, example);
+  if (iso.custom && iso.request) {
+    h.set('map.output', iso.request.output);
+    h.set('map.x', iso.request.x);
+    h.set('map.y', iso.request.y);
+    h.set('map.levels', iso.request.levels.join(','));
+    h.set('map.grid', String(iso.request.nx));
+  }
   const hash = '#' + h.toString();
   if (hash !== location.hash) history.replaceState(null, '', hash);
 }
@@ -442,6 +454,209 @@ function renderTables(list) {
   $('tables').replaceChildren(...tableCards(list));
 }
 
+// ---- iso-maps -------------------------------------------------------------------
+
+/** The map shown: its request, whether the user changed it from the model's first preset, and the last result. */
+const iso = { request: null, custom: false, result: null, geometry: null, id: 0, worker: null };
+
+function numericParams(model) {
+  return model.params.filter((p) => p.kind === 'number');
+}
+
+function presetRequest(model, preset) {
+  return { output: preset.output, x: preset.x, y: preset.y, levels: [...preset.levels], nx: 256, ny: 256 };
+}
+
+function buildMap(model, fromHash) {
+  const box = $('map');
+  box.hidden = model.maps.length === 0;
+  if (box.hidden) return;
+  const params = numericParams(model);
+  const axisControls = (name) => el('fieldset', { class: 'map-axis', 'data-axis': name },
+    el('legend', { text: `${name.toUpperCase()} axis` }),
+    el('select', { class: 'map-key', 'aria-label': `${name} parameter` }, params.map((p) => el('option', { value: p.key, text: p.label }))),
+    el('input', { class: 'map-min', type: 'text', inputmode: 'decimal', 'aria-label': `${name} from` }),
+    el('input', { class: 'map-max', type: 'text', inputmode: 'decimal', 'aria-label': `${name} to` }),
+    el('label', { class: 'map-log' }, el('input', { type: 'checkbox', class: 'map-log-box' }), ' log'));
+  box.replaceChildren(
+    el('h3', { text: 'Iso-map' }),
+    el('p', { class: 'caption', text: 'Any output over any two parameters; the others come from the form. Computed off the page in a worker.' }),
+    el('div', { class: 'map-controls' },
+      el('label', {}, 'Map ', el('select', { class: 'map-preset' },
+        el('option', { value: '', text: '— custom —' }),
+        model.maps.map((m) => el('option', { value: m.id, text: m.label })))),
+      el('label', {}, 'Output ', el('select', { class: 'map-output' },
+        model.outputs.map((o) => el('option', { value: o.key, text: o.label })))),
+      axisControls('x'),
+      axisControls('y'),
+      el('label', {}, 'Levels ', el('input', { class: 'map-levels', type: 'text', spellcheck: 'false' })),
+      el('label', {}, 'Grid ', el('select', { class: 'map-grid' }, GRIDS.map((g) => el('option', { value: g, text: `${g} × ${g}` }))))),
+    el('p', { class: 'field-error map-error', role: 'alert' }),
+    el('progress', { class: 'map-progress', max: 1, value: 0, hidden: true }),
+    el('canvas', { class: 'map-canvas', role: 'img', 'aria-label': 'iso-map' }),
+    el('p', { class: 'map-readout', role: 'status', text: 'Point at the map to read a value.' }),
+    el('p', { class: 'map-legend' }, el('span', { class: 'map-gap-swatch' }), ` Blank (grey): ${model.gaps}.`),
+    el('div', { class: 'map-actions' },
+      el('button', { type: 'button', class: 'map-png', text: 'Export PNG' }),
+      el('button', { type: 'button', class: 'map-csv', text: 'Export grid CSV' })));
+  iso.custom = Boolean(fromHash);
+  iso.request = fromHash ?? presetRequest(model, model.maps[0]);
+  iso.result = null;
+  fillMapControls();
+}
+
+function fillMapControls() {
+  const box = $('map');
+  const r = iso.request;
+  const preset = state.model.maps.find((m) => m.output === r.output && m.x === r.x && m.y === r.y && m.levels.join() === r.levels.join());
+  box.querySelector('.map-preset').value = preset?.id ?? '';
+  box.querySelector('.map-output').value = r.output;
+  for (const name of ['x', 'y']) {
+    const a = parseAxis(r[name]);
+    const f = box.querySelector(`.map-axis[data-axis="${name}"]`);
+    f.querySelector('.map-key').value = a.key;
+    f.querySelector('.map-min').value = Number.isFinite(a.min) ? fieldText(a.min) : '';
+    f.querySelector('.map-max').value = Number.isFinite(a.max) ? fieldText(a.max) : '';
+    f.querySelector('.map-log-box').checked = a.log;
+  }
+  box.querySelector('.map-levels').value = r.levels.map(fieldText).join(', ');
+  box.querySelector('.map-grid').value = String(r.nx);
+}
+
+function readMapControls() {
+  const box = $('map');
+  const axis = (name) => {
+    const f = box.querySelector(`.map-axis[data-axis="${name}"]`);
+    return `${f.querySelector('.map-key').value}:${f.querySelector('.map-min').value.trim()}:${f.querySelector('.map-max').value.trim()}${f.querySelector('.map-log-box').checked ? ':log' : ''}`;
+  };
+  const n = Number(box.querySelector('.map-grid').value);
+  const levels = box.querySelector('.map-levels').value.split(/[,;\s]+/).filter(Boolean).map(Number);
+  return { output: box.querySelector('.map-output').value, x: axis('x'), y: axis('y'), levels, nx: n, ny: n };
+}
+
+function onMapEvent(event) {
+  const t = event.target;
+  if (t.classList.contains('map-png') && event.type === 'click') {
+    $('map').querySelector('.map-canvas').toBlob((blob) => blob && download(`isoperf-${state.model.id}-map.png`, 'image/png', blob));
+    return;
+  }
+  if (t.classList.contains('map-csv') && event.type === 'click') {
+    const m = iso.result;
+    if (!m) return;
+    const xs = Array.from({ length: m.nx }, (_, i) => m.xAt(i));
+    const ys = Array.from({ length: m.ny }, (_, j) => m.yAt(j));
+    const lines = [`${m.x.key},${m.y.key},${m.output}`];
+    for (let j = 0; j < m.ny; j++) for (let i = 0; i < m.nx; i++) {
+      const v = m.values[j * m.nx + i];
+      lines.push(`${xs[i]},${ys[j]},${Number.isFinite(v) ? v : ''}`);
+    }
+    download(`isoperf-${state.model.id}-map.csv`, 'text/csv', lines.join('\n'));
+    return;
+  }
+  if (event.type === 'click') return;
+  if (t.classList.contains('map-preset')) {
+    const preset = state.model.maps.find((m) => m.id === t.value);
+    if (!preset) return;
+    iso.request = presetRequest(state.model, preset);
+    iso.custom = preset !== state.model.maps[0];
+    fillMapControls();
+    if (preset.values.length) {
+      // The map needs these form values (e.g. the slide's V): apply them as a preset would.
+      for (const [key, value] of preset.values) {
+        state.values[key] = typeof value === 'number' ? fieldText(value) : Array.isArray(value) ? listText(value.map(fieldText)) : value;
+      }
+      fillForm();
+      update();
+      return;
+    }
+  } else {
+    iso.request = readMapControls();
+    iso.custom = true;
+  }
+  writeHash();
+  requestMap();
+}
+
+let mapTimer = 0;
+function requestMap() {
+  if (!state.model.maps.length || !iso.request) return;
+  clearTimeout(mapTimer);
+  mapTimer = setTimeout(sendMap, 40);
+}
+
+function sendMap() {
+  const box = $('map');
+  const error = box.querySelector('.map-error');
+  // Check the request on this thread first (fast): a bad range gets its message at once.
+  try {
+    isoMap(state.model.id, params(), { ...iso.request, nx: 2, ny: 2 });
+  } catch (e) {
+    error.textContent = e.message;
+    box.querySelector('.map-progress').hidden = true;
+    box.querySelector('.map-canvas').classList.add('stale');
+    return;
+  }
+  error.textContent = '';
+  iso.worker ??= startWorker();
+  iso.id += 1;
+  box.querySelector('.map-progress').hidden = false;
+  box.querySelector('.map-progress').value = 0;
+  iso.worker.postMessage({ id: iso.id, model: state.model.id, params: params(), request: iso.request });
+}
+
+function startWorker() {
+  const worker = new Worker(new URL('./map-worker.js', import.meta.url), { type: 'module' });
+  worker.onmessage = ({ data }) => {
+    if (data.id !== iso.id) return; // an older request
+    const box = $('map');
+    const progress = box.querySelector('.map-progress');
+    if ('progress' in data) {
+      progress.value = data.progress;
+      box.dataset.progress = String(data.progress);
+    } else if (data.error) {
+      progress.hidden = true;
+      box.querySelector('.map-error').textContent = data.error;
+    } else if (data.done) {
+      progress.hidden = true;
+      const r = iso.request;
+      const x = parseAxis(r.x);
+      const y = parseAxis(r.y);
+      const at = (a, n) => (k) => (a.log ? Math.exp(Math.log(a.min) + (k / (n - 1)) * (Math.log(a.max) - Math.log(a.min))) : a.min + (k / (n - 1)) * (a.max - a.min));
+      iso.result = { ...r, values: data.values, isolines: data.isolines, x, y, xAt: at(x, r.nx), yAt: at(y, r.ny) };
+      paintMap();
+    }
+  };
+  worker.onerror = (e) => {
+    $('map').querySelector('.map-error').textContent = `The map worker failed: ${e.message}`;
+  };
+  return worker;
+}
+
+function paintMap() {
+  const m = iso.result;
+  if (!m) return;
+  const canvas = $('map').querySelector('.map-canvas');
+  canvas.classList.remove('stale');
+  const label = (key) => {
+    const p = state.model.params.find((q) => q.key === key);
+    return p ? `${p.label}${p.unit ? ` (${p.unit})` : ''}${key === m.x.key ? (m.x.log ? ', log' : '') : m.y.log ? ', log' : ''}` : key;
+  };
+  const out = state.model.outputs.find((o) => o.key === m.output);
+  iso.geometry = paint(canvas, m, { x: label(m.x.key), y: label(m.y.key), title: `${out?.label ?? m.output}${out?.unit ? ` (${out.unit})` : ''}` }, window.devicePixelRatio || 1);
+  canvas.dataset.labels = iso.geometry.labels.join('|');
+}
+
+function onMapHover(event) {
+  const m = iso.result;
+  if (!m || !iso.geometry) return;
+  const rect = event.target.getBoundingClientRect();
+  const r = readout(m, iso.geometry, event.clientX - rect.left, event.clientY - rect.top);
+  const box = $('map').querySelector('.map-readout');
+  if (!r) return;
+  const value = Number.isFinite(r.value) ? formatNumber(r.value) : `— (${state.model.gaps})`;
+  box.textContent = `${m.x.key} = ${formatNumber(r.x)}, ${m.y.key} = ${formatNumber(r.y)}: ${m.output} = ${value}`;
+}
+
 // ---- measured data (data sets of a model) ----------------------------------------
 
 /** Text of each data set of the current model, and its last analysis. */
@@ -663,6 +878,7 @@ function setStatus(lines) {
 function update() {
   writeHash();
   if (state.model.datasets.length) scheduleAnalyses();
+  requestMap();
   updateApplicability();
   updateHints();
   const p = params();
@@ -707,8 +923,15 @@ function showResults(results, reason) {
 }
 
 function loadFromHash() {
-  const { model, values, examples } = readHash();
-  if (state.model !== model) showModel(model);
+  const { model, values, examples, map } = readHash();
+  if (state.model !== model) {
+    showModel(model);
+    buildMap(model, map);
+  } else if (map && JSON.stringify(map) !== JSON.stringify(iso.request)) {
+    iso.request = map;
+    iso.custom = true;
+    fillMapControls();
+  }
   state.values = values;
   fillForm();
   update();
@@ -737,6 +960,8 @@ async function main() {
   $('form').addEventListener('change', onEdit);
   $('form').addEventListener('click', onListClick);
   for (const type of ['input', 'change', 'click']) $('datasets').addEventListener(type, onDatasetEvent);
+  for (const type of ['change', 'click']) $('map').addEventListener(type, onMapEvent);
+  $('map').addEventListener('mousemove', (e) => e.target.classList.contains('map-canvas') && onMapHover(e));
   $('reset').addEventListener('click', () => {
     state.values = defaultsOf(state.model);
     fillForm();
@@ -756,7 +981,10 @@ async function main() {
     const w = Math.round(entry.contentRect.width);
     if (w !== width) {
       width = w;
-      if (state.model) scheduleCharts();
+      if (state.model) {
+        scheduleCharts();
+        paintMap();
+      }
     }
   }).observe($('charts'));
   watchPixelRatio();
@@ -765,7 +993,7 @@ async function main() {
   loadFromHash();
   $('app').setAttribute('aria-busy', 'false');
   // For authors and tests: the same exports the page uses.
-  window.isoperf = { models, evaluate, check, tables, remarks, analyze };
+  window.isoperf = { models, evaluate, check, tables, remarks, analyze, isoMap };
 }
 
 main().catch((e) => {

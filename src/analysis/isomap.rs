@@ -3,12 +3,13 @@
 //! isolines by marching squares, in parameter units.
 
 use std::fmt;
+use std::ops::Range;
 
 use serde::Serialize;
 
 use super::contour;
 use crate::models::Model;
-use crate::spec::{ParamKind, RawParams, RawValue, Value};
+use crate::spec::{ParamKind, Params, RawParams, RawValue, Value};
 
 /// Grid sizes allowed per axis.
 pub const MIN_GRID: usize = 2;
@@ -142,8 +143,8 @@ fn check_axis(model: &dyn Model, field: &str, axis: &MapAxis) -> Result<(), MapE
     Ok(())
 }
 
-/// Evaluates `request` over the grid and extracts its isolines.
-pub fn map(model: &dyn Model, raw: &RawParams, request: &MapRequest) -> Result<IsoMap, MapError> {
+/// Checks `request` and the fixed parameters; the axes' sample values.
+fn prepare(model: &dyn Model, raw: &RawParams, request: &MapRequest) -> Result<(Params, Vec<f64>, Vec<f64>), MapError> {
     let spec = model.spec();
     if !spec.outputs.iter().any(|o| o.key == request.output) {
         let keys: Vec<&str> = spec.outputs.iter().map(|o| o.key).collect();
@@ -157,9 +158,9 @@ pub fn map(model: &dyn Model, raw: &RawParams, request: &MapRequest) -> Result<I
     if request.x.key == request.y.key {
         return Err(bad("y", "the two axes must be different parameters"));
     }
-    for (field, n) in [("grid", request.nx), ("grid", request.ny)] {
+    for n in [request.nx, request.ny] {
         if !(MIN_GRID..=MAX_GRID).contains(&n) {
-            return Err(bad(field, format!("{n} points per axis: expected {MIN_GRID} to {MAX_GRID}")));
+            return Err(bad("grid", format!("{n} points per axis: expected {MIN_GRID} to {MAX_GRID}")));
         }
     }
     if request.levels.iter().any(|l| !l.is_finite()) {
@@ -172,42 +173,66 @@ pub fn map(model: &dyn Model, raw: &RawParams, request: &MapRequest) -> Result<I
         Some(e) => bad(&e.key, e.message()),
         None => bad("params", "invalid parameters"),
     })?;
-    let (xs, ys) = (request.x.values(request.nx), request.y.values(request.ny));
-    let mut values = vec![f64::NAN; request.nx * request.ny];
-    if !model.field(&request.output, &params, (&request.x.key, &xs), (&request.y.key, &ys), &mut values) {
-        generic_field(model, &params, request, &xs, &ys, &mut values);
+    Ok((params, request.x.values(request.nx), request.y.values(request.ny)))
+}
+
+/// The values of rows `rows` of the grid (row j at y = ys[j]), row-major;
+/// NaN where the model is undefined. Computing a map band by band lets a
+/// worker report progress and give way to a newer request.
+pub fn field_rows(
+    model: &dyn Model,
+    raw: &RawParams,
+    request: &MapRequest,
+    rows: Range<usize>,
+) -> Result<Vec<f64>, MapError> {
+    let (params, xs, ys) = prepare(model, raw, request)?;
+    let rows = rows.start.min(request.ny)..rows.end.min(request.ny);
+    let band = ys.get(rows.clone()).unwrap_or(&[]);
+    let mut values = vec![f64::NAN; request.nx * band.len()];
+    if !model.field(&request.output, &params, (&request.x.key, &xs), (&request.y.key, band), &mut values) {
+        generic_field(model, &params, request, &xs, band, &mut values);
     }
-    let finite = values.iter().copied().filter(|v| v.is_finite());
-    let (min, max) = finite.fold((None, None), |(lo, hi): (Option<f64>, Option<f64>), v| {
-        (Some(lo.map_or(v, |l| l.min(v))), Some(hi.map_or(v, |h| h.max(v))))
-    });
+    Ok(values)
+}
+
+/// The isolines of a full grid of values, in parameter units, levels sorted.
+pub fn isolines_of(values: &[f64], request: &MapRequest) -> Vec<Isoline> {
     let mut levels = request.levels.clone();
     levels.sort_by(f64::total_cmp);
     levels.dedup();
-    let isolines = levels
+    levels
         .iter()
         .map(|&level| Isoline {
             level,
-            lines: contour::isolines(&values, request.nx, request.ny, level)
+            lines: contour::isolines(values, request.nx, request.ny, level)
                 .into_iter()
                 .map(|line| {
                     line.into_iter().map(|(i, j)| (request.x.at(request.nx, i), request.y.at(request.ny, j))).collect()
                 })
                 .collect(),
         })
-        .collect();
+        .collect()
+}
+
+/// Evaluates `request` over the grid and extracts its isolines.
+pub fn map(model: &dyn Model, raw: &RawParams, request: &MapRequest) -> Result<IsoMap, MapError> {
+    let values = field_rows(model, raw, request, 0..request.ny)?;
+    let finite = values.iter().copied().filter(|v| v.is_finite());
+    let (min, max) = finite.fold((None, None), |(lo, hi): (Option<f64>, Option<f64>), v| {
+        (Some(lo.map_or(v, |l| l.min(v))), Some(hi.map_or(v, |h| h.max(v))))
+    });
     Ok(IsoMap {
-        model: spec.id.into(),
+        model: model.spec().id.into(),
         output: request.output.clone(),
         x: request.x.clone(),
         y: request.y.clone(),
         nx: request.nx,
         ny: request.ny,
         gaps: values.iter().filter(|v| !v.is_finite()).count(),
+        isolines: isolines_of(&values, request),
         values,
         min,
         max,
-        isolines,
     })
 }
 

@@ -146,3 +146,69 @@ pub fn draw_analysis_chart(
     crate::chart::draw(&chart, &backend.into_drawing_area(), scale).map_err(|e| error(&e.to_string()))?;
     Ok(chart.note)
 }
+
+/// A map request as JavaScript sends it: axes as `KEY:MIN:MAX[:log]`.
+#[derive(serde::Deserialize)]
+struct MapRequestJs {
+    output: String,
+    x: String,
+    y: String,
+    #[serde(default)]
+    levels: Vec<f64>,
+    nx: usize,
+    ny: usize,
+}
+
+fn map_error(e: &crate::analysis::isomap::MapError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    let _ = js_sys::Reflect::set(&err, &"field".into(), &e.field.as_str().into());
+    err.into()
+}
+
+fn map_request(request: JsValue) -> Result<crate::analysis::isomap::MapRequest, JsValue> {
+    use crate::analysis::isomap::{MapAxis, MapRequest};
+    let r: MapRequestJs = serde_wasm_bindgen::from_value(request)
+        .map_err(|e| error(&format!("a map request is {{output, x: 'KEY:MIN:MAX[:log]', y, levels, nx, ny}}: {e}")))?;
+    Ok(MapRequest {
+        output: r.output,
+        x: MapAxis::parse("x", &r.x).map_err(|e| map_error(&e))?,
+        y: MapAxis::parse("y", &r.y).map_err(|e| map_error(&e))?,
+        nx: r.nx,
+        ny: r.ny,
+        levels: r.levels,
+    })
+}
+
+/// A whole iso-map: `{values (null = gap), isolines: [{level, lines}], min, max, gaps, ...}`.
+/// Throws an `Error` whose `field` names the part of the request at fault.
+#[wasm_bindgen(js_name = isoMap)]
+pub fn iso_map(model_id: &str, params: JsValue, request: JsValue) -> Result<JsValue, JsValue> {
+    let raw = decode_params(params)?;
+    let r = map_request(request)?;
+    let m = models::iso_map(model_id, &raw, &r).map_err(|e| map_error(&e))?;
+    encode(&m)
+}
+
+/// Rows `j0 … j1 − 1` of a map's grid as a `Float64Array` (NaN = gap), for
+/// computing a map band by band in a worker.
+#[wasm_bindgen(js_name = isoMapRows)]
+pub fn iso_map_rows(
+    model_id: &str,
+    params: JsValue,
+    request: JsValue,
+    j0: usize,
+    j1: usize,
+) -> Result<js_sys::Float64Array, JsValue> {
+    let raw = decode_params(params)?;
+    let r = map_request(request)?;
+    let model = models::find(model_id).map_err(|e| model_error(&e))?;
+    let values = crate::analysis::isomap::field_rows(model, &raw, &r, j0..j1).map_err(|e| map_error(&e))?;
+    Ok(js_sys::Float64Array::from(values.as_slice()))
+}
+
+/// The isolines of a complete grid, in parameter units.
+#[wasm_bindgen(js_name = isoLines)]
+pub fn iso_lines(values: &[f64], request: JsValue) -> Result<JsValue, JsValue> {
+    let r = map_request(request)?;
+    encode(&crate::analysis::isomap::isolines_of(values, &r))
+}

@@ -19,8 +19,8 @@ use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
 use crate::format::sig;
 use crate::spec::{
-    AppliesWhen, ChartSpec, ChoiceOption, Level, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec, Params, Preset,
-    PresetGroup, PresetValue, Range, Remark, Scale,
+    AppliesWhen, ChartSpec, ChoiceOption, Level, MapPreset, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec,
+    Params, Preset, PresetGroup, PresetValue, Range, Remark, Scale,
 };
 use crate::table::Table;
 
@@ -536,6 +536,12 @@ pub static SPEC: ModelSpec = ModelSpec {
     preset_groups: PRESET_GROUPS,
     charts: CHARTS,
     datasets: &[],
+    maps: &[
+        MapPreset { id: "isoefficiency-v-m", label: "Isoefficiency: V vs m (A = 1, C = 1e-6, S = 1e2)", output: "efficiency", x: "m:1:1000:log", y: "V:1000:1e13:log", levels: &[0.5, 0.9, 0.99], values: &[] },
+        MapPreset { id: "isoefficiency-a-c", label: "Isoefficiency: A vs C", output: "efficiency", x: "A:0.001:1000:log", y: "C:1e-9:0.001:log", levels: &[0.5, 0.9, 0.99], values: &[] },
+        MapPreset { id: "isoenergy-k-m", label: "Iso-energy: k vs m (V = 1e13)", output: "E", x: "m:1:1000:log", y: "k:1.1:20:log", levels: &[2.1e15, 2.3e15, 2.6e15, 3e15], values: &[("V", PresetValue::Num(1e13)), ("processors", PresetValue::Choice("identical"))] },
+    ],
+    gaps: "m processors cannot all be activated for this V (some load part would be ≤ 0)",
     notes: NOTES,
 };
 
@@ -595,22 +601,22 @@ impl Model for Dlt {
     /// m, V, A, C, S: the closed form per point (m may be fractional), with
     /// infeasible points (some α_i ≤ 0) as gaps.
     fn field(&self, output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool {
-        let axes = ["m", "V", "A", "C", "S"];
+        let axes = ["m", "V", "A", "C", "S", "P_C", "P_N", "k"];
         if p.choice("processors") != Some("identical")
-            || !["T", "T1", "speedup", "efficiency"].contains(&output)
+            || !["T", "T1", "speedup", "efficiency", "E", "E_I", "E_RN", "E_RC"].contains(&output)
             || !axes.contains(&x.0)
             || !axes.contains(&y.0)
         {
             return false;
         }
-        let base: [f64; 5] = axes.map(|k| p.num(k).unwrap_or(f64::NAN));
+        let base: [f64; 8] = axes.map(|k| p.num(k).unwrap_or(f64::NAN));
         let slot = |key: &str| axes.iter().position(|k| *k == key).unwrap_or(0);
         let (sx, sy) = (slot(x.0), slot(y.0));
         let nx = x.1.len();
         // With A and C fixed, (1+C/A)^m depends on m alone: one growth per
         // distinct m (a column or a row), not one per point.
         let cached: Option<Vec<(f64, _)>> = (![x.0, y.0].iter().any(|k| *k == "A" || *k == "C")).then(|| {
-            let [m0, _, a, c, s] = base;
+            let [m0, _, a, c, s, _, _, _] = base;
             let star = Star::new(a, c, s);
             let ms: Vec<f64> = match (x.0, y.0) {
                 ("m", _) => x.1.to_vec(),
@@ -638,7 +644,8 @@ impl Model for Dlt {
                         *s = value;
                     }
                 }
-                let [m, load, a, c, s] = v;
+                let [m, load, a, c, s, p_c, p_n, k] = v;
+                let power = Power { processor: p_c, network: p_n, idle_reduction: k };
                 let value = Star::new(a, c, s).and_then(|star| {
                     // The closed form takes real m ≥ 1 (G and F are defined for real j).
                     let split = match growth_of(i, j) {
@@ -646,10 +653,15 @@ impl Model for Dlt {
                         None => star.split_real(m, load),
                     };
                     let t1 = star.t1(load);
+                    let energy = || power.energy_real(m, split.t, split.t_comm, split.busy);
                     split.feasible.then(|| match output {
                         "T" => split.t,
                         "T1" => t1,
                         "speedup" => t1 / split.t,
+                        "E" => energy().total(),
+                        "E_I" => energy().idle,
+                        "E_RN" => energy().network,
+                        "E_RC" => energy().compute,
                         _ => t1 / (m * split.t),
                     })
                 });

@@ -363,11 +363,16 @@ impl Energy {
 
 impl Power {
     pub fn energy(&self, m: usize, t: f64, t_comm: f64, busy: f64) -> Energy {
+        self.energy_real(m as f64, t, t_comm, busy)
+    }
+
+    /// [`Power::energy`] at a real processor count (iso-maps).
+    pub fn energy_real(&self, m: f64, t: f64, t_comm: f64, busy: f64) -> Energy {
         let k = self.idle_reduction;
         let above_idle = (k - 1.0) / k;
         Energy {
             // (8): the originator, m processors and the network, idle all along.
-            idle: t * ((m as f64 + 1.0) * self.processor + self.network) / k,
+            idle: t * ((m + 1.0) * self.processor + self.network) / k,
             // (10): the network runs while the originator sends.
             network: self.network * above_idle * t_comm,
             // (11): the originator while sending, each P_i while receiving and computing.

@@ -24,8 +24,8 @@ use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
 use crate::format::sig;
 use crate::spec::{
-    AppliesWhen, ChartSpec, ChoiceOption, Level, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec, Params, Preset,
-    PresetGroup, PresetValue, Range, Remark, Scale,
+    AppliesWhen, ChartSpec, ChoiceOption, Level, MapPreset, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec,
+    Params, Preset, PresetGroup, PresetValue, Range, Remark, Scale,
 };
 use crate::table::Table;
 
@@ -502,6 +502,10 @@ pub static SPEC: ModelSpec = ModelSpec {
     preset_groups: PRESET_GROUPS,
     charts: CHARTS,
     datasets: &[],
+    maps: &[
+        MapPreset { id: "total-l-tcomp", label: "T_total: message size vs T_comp", output: "T_total", x: "L:1000:1e8:log", y: "t_comp:0.01:10:log", levels: &[30.0, 100.0, 300.0, 1000.0], values: &[] },
+    ],
+    gaps: "a hop of the switch path is saturated (ρ ≥ 1)",
     notes: NOTES,
 };
 

@@ -32,7 +32,8 @@
 use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
 use crate::spec::{
-    AppliesWhen, ChartSpec, ChoiceOption, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec, Params, Range, Scale,
+    AppliesWhen, ChartSpec, ChoiceOption, MapPreset, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec, Params,
+    Range, Scale,
 };
 use crate::table::Table;
 
@@ -465,6 +466,11 @@ pub static SPEC: ModelSpec = ModelSpec {
     preset_groups: reference::PRESET_GROUPS,
     charts: CHARTS,
     datasets: &[],
+    maps: &[
+        MapPreset { id: "isoefficiency-n-m", label: "Isoefficiency: N vs M (the classical isoefficiency function)", output: "efficiency", x: "N:4:10000:log", y: "M:100:1000000:log", levels: &[0.5, 0.8, 0.9, 0.95], values: &[] },
+        MapPreset { id: "speedup-n-m", label: "Speedup: N vs M", output: "speedup", x: "N:4:10000:log", y: "M:100:1000000:log", levels: &[10.0, 100.0, 1000.0], values: &[] },
+    ],
+    gaps: "M < √N: some processes would hold no block",
     notes: NOTES,
 };
 

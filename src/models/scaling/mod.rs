@@ -16,7 +16,7 @@ use crate::analysis::{csv, demand, fit};
 use crate::chart::Chart;
 use crate::error::{AnalysisError, ModelError};
 use crate::spec::{
-    ChartSpec, DatasetSpec, Example, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec, Params, Preset,
+    ChartSpec, DatasetSpec, Example, MapPreset, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec, Params, Preset,
     PresetGroup, PresetValue, Range, Scale,
 };
 use crate::table::Table;
@@ -145,6 +145,10 @@ pub static SPEC: ModelSpec = ModelSpec {
     preset_groups: PRESET_GROUPS,
     charts: CHARTS,
     datasets: DATASETS,
+    maps: &[
+        MapPreset { id: "share-p-c2", label: "Communication share: p vs C2", output: "comm_fraction", x: "p:1:100000:log", y: "C2:0.1:100:log", levels: &[0.1, 0.5, 0.9], values: &[] },
+    ],
+    gaps: "the coefficients give no positive time here",
     notes: NOTES,
 };
 

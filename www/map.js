@@ -1,0 +1,200 @@
+// The iso-map panel: controls generated from the registry (outputs,
+// numeric parameters, map presets), a worker that computes the grid, and a
+// canvas painted once from a pixel buffer with isolines, labels, axes and a
+// colour bar. Knows no model by name.
+
+const MARGIN = { left: 74, right: 96, top: 34, bottom: 52 };
+const GRIDS = [64, 128, 256, 512];
+
+// Viridis, 9 stops, interpolated.
+const VIRIDIS = [
+  [68, 1, 84], [71, 44, 122], [59, 81, 139], [44, 113, 142], [33, 144, 141],
+  [39, 173, 129], [92, 200, 99], [170, 220, 50], [253, 231, 37],
+];
+function colour(t) {
+  const x = Math.min(1, Math.max(0, t)) * (VIRIDIS.length - 1);
+  const k = Math.min(VIRIDIS.length - 2, Math.floor(x));
+  const f = x - k;
+  return VIRIDIS[k].map((c, i) => Math.round(c + f * (VIRIDIS[k + 1][i] - c)));
+}
+
+/** "KEY:MIN:MAX[:log]" ⇄ {key, min, max, log}. */
+export function parseAxis(text) {
+  const [key, min, max, log] = String(text ?? '').split(':');
+  return { key: key ?? '', min: Number(min), max: Number(max), log: log === 'log' };
+}
+export const axisText = (a) => `${a.key}:${a.min}:${a.max}${a.log ? ':log' : ''}`;
+
+function toFraction(axis, v) {
+  return axis.log ? (Math.log(v) - Math.log(axis.min)) / (Math.log(axis.max) - Math.log(axis.min)) : (v - axis.min) / (axis.max - axis.min);
+}
+function fromFraction(axis, t) {
+  return axis.log ? Math.exp(Math.log(axis.min) + t * (Math.log(axis.max) - Math.log(axis.min))) : axis.min + t * (axis.max - axis.min);
+}
+
+/** Tick values: decades (and 2, 5) on log axes, round steps on linear ones. */
+function ticks(axis) {
+  const out = [];
+  if (axis.log) {
+    const lo = Math.floor(Math.log10(axis.min));
+    const hi = Math.ceil(Math.log10(axis.max));
+    const steps = hi - lo <= 3 ? [1, 2, 5] : [1];
+    const stride = Math.max(1, Math.ceil((hi - lo) / 8));
+    for (let e = lo; e <= hi; e += stride) for (const s of steps) {
+      const v = s * 10 ** e;
+      if (v >= axis.min * 0.999999 && v <= axis.max * 1.000001) out.push(v);
+    }
+  } else {
+    const span = axis.max - axis.min;
+    const raw = span / 6;
+    const mag = 10 ** Math.floor(Math.log10(raw));
+    const step = [1, 2, 5, 10].map((s) => s * mag).find((s) => span / s <= 7) ?? mag * 10;
+    for (let v = Math.ceil(axis.min / step) * step; v <= axis.max + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  }
+  return out;
+}
+
+function short(v) {
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1e-3 && a < 1e5) return String(Number(v.toPrecision(3)));
+  return v.toExponential(1).replace('.0e', 'e').replace('e+', 'e');
+}
+
+/**
+ * Paints `map` ({values, nx, ny, x, y, isolines, min, max}) on `canvas` at
+ * device-pixel ratio `dpr`; returns the geometry for hover readouts.
+ */
+export function paint(canvas, map, labels, dpr) {
+  const cssW = Math.max(320, Math.round(canvas.clientWidth || 640));
+  const cssH = Math.round(cssW * 0.66);
+  canvas.style.height = `${cssH}px`;
+  canvas.width = Math.round(cssW * dpr);
+  canvas.height = Math.round(cssH * dpr);
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, cssW, cssH);
+  const plot = { x: MARGIN.left, y: MARGIN.top, w: cssW - MARGIN.left - MARGIN.right, h: cssH - MARGIN.top - MARGIN.bottom };
+  const { nx, ny, values } = map;
+  const finite = Array.from(values).filter(Number.isFinite);
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of finite) { if (v < min) min = v; if (v > max) max = v; }
+  if (!finite.length) { min = 0; max = 1; }
+  const logColour = min > 0 && max / min > 1e3;
+  const scale = (v) => (logColour ? (Math.log(v) - Math.log(min)) / (Math.log(max) - Math.log(min) || 1) : (v - min) / (max - min || 1));
+
+  // The colour field: one pixel per grid node, painted once, scaled up.
+  const image = new ImageData(nx, ny);
+  for (let j = 0; j < ny; j++) {
+    for (let i = 0; i < nx; i++) {
+      const v = values[j * nx + i];
+      const o = ((ny - 1 - j) * nx + i) * 4;
+      const [r, g, b] = Number.isFinite(v) ? colour(scale(v)) : [232, 232, 232];
+      image.data[o] = r; image.data[o + 1] = g; image.data[o + 2] = b; image.data[o + 3] = 255;
+    }
+  }
+  const off = new OffscreenCanvas(nx, ny);
+  off.getContext('2d').putImageData(image, 0, 0);
+  ctx.imageSmoothingEnabled = true;
+  ctx.drawImage(off, 0, 0, nx, ny, plot.x, plot.y, plot.w, plot.h);
+
+  const px = (v) => plot.x + toFraction(map.x, v) * plot.w;
+  const py = (v) => plot.y + plot.h - toFraction(map.y, v) * plot.h;
+
+  // Isolines: a white halo under a dark line, then a label on each level's longest line.
+  for (const [width, style] of [[3, 'rgba(255,255,255,0.85)'], [1.3, '#111']]) {
+    ctx.lineWidth = width;
+    ctx.strokeStyle = style;
+    ctx.lineJoin = 'round';
+    for (const iso of map.isolines) for (const line of iso.lines) {
+      ctx.beginPath();
+      line.forEach(([x, y], k) => (k ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
+      ctx.stroke();
+    }
+  }
+  ctx.font = '600 12px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  const placed = [];
+  for (const iso of map.isolines) {
+    const line = iso.lines.reduce((a, b) => (b.length > (a?.length ?? 0) ? b : a), null);
+    if (!line || line.length < 2) continue;
+    const [x, y] = line[Math.floor(line.length / 2)];
+    const text = short(iso.level);
+    const w = ctx.measureText(text).width + 8;
+    ctx.fillStyle = 'rgba(255,255,255,0.9)';
+    ctx.fillRect(px(x) - w / 2, py(y) - 8, w, 16);
+    ctx.fillStyle = '#111';
+    ctx.fillText(text, px(x), py(y));
+    placed.push(text);
+  }
+
+  // Axes, ticks and titles.
+  ctx.strokeStyle = '#212529';
+  ctx.lineWidth = 1;
+  ctx.strokeRect(plot.x, plot.y, plot.w, plot.h);
+  ctx.fillStyle = '#212529';
+  ctx.font = '11px system-ui, sans-serif';
+  for (const v of ticks(map.x)) {
+    const X = px(v);
+    ctx.beginPath(); ctx.moveTo(X, plot.y + plot.h); ctx.lineTo(X, plot.y + plot.h + 5); ctx.stroke();
+    ctx.textAlign = 'center'; ctx.textBaseline = 'top';
+    ctx.fillText(short(v), X, plot.y + plot.h + 7);
+  }
+  for (const v of ticks(map.y)) {
+    const Y = py(v);
+    ctx.beginPath(); ctx.moveTo(plot.x - 5, Y); ctx.lineTo(plot.x, Y); ctx.stroke();
+    ctx.textAlign = 'right'; ctx.textBaseline = 'middle';
+    ctx.fillText(short(v), plot.x - 7, Y);
+  }
+  ctx.font = '12px system-ui, sans-serif';
+  ctx.textAlign = 'center'; ctx.textBaseline = 'bottom';
+  ctx.fillText(labels.x, plot.x + plot.w / 2, cssH - 6);
+  ctx.save();
+  ctx.translate(14, plot.y + plot.h / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textBaseline = 'top';
+  ctx.fillText(labels.y, 0, 0);
+  ctx.restore();
+  ctx.font = '600 13px system-ui, sans-serif';
+  ctx.textBaseline = 'top';
+  ctx.fillText(labels.title, plot.x + plot.w / 2, 8);
+
+  // Colour bar with the levels marked.
+  const bar = { x: plot.x + plot.w + 22, y: plot.y, w: 14, h: plot.h };
+  for (let k = 0; k < bar.h; k++) {
+    const [r, g, b] = colour(1 - k / bar.h);
+    ctx.fillStyle = `rgb(${r},${g},${b})`;
+    ctx.fillRect(bar.x, bar.y + k, bar.w, 1);
+  }
+  ctx.strokeRect(bar.x, bar.y, bar.w, bar.h);
+  ctx.font = '10px system-ui, sans-serif';
+  ctx.textAlign = 'left'; ctx.textBaseline = 'middle';
+  ctx.fillStyle = '#212529';
+  const barY = (v) => bar.y + bar.h - scale(v) * bar.h;
+  if (finite.length) {
+    ctx.fillText(short(max), bar.x + bar.w + 4, bar.y + 4);
+    ctx.fillText(short(min), bar.x + bar.w + 4, bar.y + bar.h - 4);
+    for (const iso of map.isolines) {
+      if (iso.level <= min || iso.level >= max) continue;
+      ctx.beginPath(); ctx.moveTo(bar.x - 3, barY(iso.level)); ctx.lineTo(bar.x + bar.w + 3, barY(iso.level)); ctx.stroke();
+      ctx.fillText(short(iso.level), bar.x + bar.w + 4, barY(iso.level));
+    }
+  }
+  return { plot, cssW, cssH, labels: placed, min, max };
+}
+
+/** The grid value nearest to CSS point (cx, cy), or null outside the plot. */
+export function readout(map, geometry, cx, cy) {
+  const { plot } = geometry;
+  const fx = (cx - plot.x) / plot.w;
+  const fy = 1 - (cy - plot.y) / plot.h;
+  if (fx < 0 || fx > 1 || fy < 0 || fy > 1) return null;
+  const i = Math.round(fx * (map.nx - 1));
+  const j = Math.round(fy * (map.ny - 1));
+  return { x: fromFraction(map.x, fx), y: fromFraction(map.y, fy), value: map.values[j * map.nx + i] };
+}
+
+export { GRIDS };
