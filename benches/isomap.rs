@@ -23,6 +23,14 @@ fn isomap(c: &mut Criterion) {
     c.bench_function("isomap/dlt efficiency 256x256, 3 levels (grid + isolines)", |b| {
         b.iter(|| models::iso_map("dlt", black_box(&raw), &request).unwrap())
     });
+    let dlt = isoperf::models::find("dlt").unwrap();
+    let values = isoperf::analysis::isomap::field_rows(dlt, &raw, &request, 0..256).unwrap();
+    c.bench_function("isomap/dlt 256x256 grid only", |b| {
+        b.iter(|| isoperf::analysis::isomap::field_rows(dlt, black_box(&raw), &request, 0..256).unwrap())
+    });
+    c.bench_function("isomap/dlt 256x256 isolines only (3 levels)", |b| {
+        b.iter(|| isoperf::analysis::isomap::isolines_of(black_box(&values), &request))
+    });
     let pmm = MapRequest {
         x: MapAxis::parse("x", "N:4:10000:log").unwrap(),
         y: MapAxis::parse("y", "M:100:1e6:log").unwrap(),

@@ -1,6 +1,7 @@
 // Times the wasm exports the page calls on every keystroke. Generic: it
 // benchmarks every model and chart of the registry at its defaults.
-import init, { models, evaluate, tables, drawChart } from '../pkg/isoperf.js';
+import init, { models, evaluate, tables, drawChart, isoMap, isoMapRows, isoLines } from '../pkg/isoperf.js';
+import { paint } from './map.js';
 
 const BATCHES = 15;
 
@@ -37,6 +38,28 @@ async function main() {
       [`${m.id}: evaluate`, () => evaluate(m.id, {})],
       [`${m.id}: tables`, () => tables(m.id, {})],
       ...m.charts.map((c) => [`${m.id}: draw chart ${c.id} (${canvas.width}×${canvas.height} px)`, () => drawChart(canvas, m.id, c.id, {}, 2)]),
+    ];
+    for (const [name, fn] of cases) {
+      const r = time(fn);
+      results.push({ name, ...r });
+      const tr = document.createElement('tr');
+      for (const text of [name, format(r.us), String(r.calls)]) tr.append(Object.assign(document.createElement('td'), { textContent: text }));
+      body.append(tr);
+    }
+  }
+  // The iso-map of benches/isomap_numpy.py: compute, contour and paint timed apart.
+  for (const m of models().filter((x) => x.maps.length)) {
+    const preset = m.maps[0];
+    const request = { output: preset.output, x: preset.x, y: preset.y, levels: [...preset.levels], nx: 256, ny: 256 };
+    const values = isoMapRows(m.id, {}, request, 0, 256);
+    const lines = isoLines(values, request);
+    const parse = (t) => { const [key, min, max, log] = t.split(':'); return { key, min: +min, max: +max, log: log === 'log' }; };
+    const map = { ...request, values, isolines: lines, x: parse(request.x), y: parse(request.y) };
+    const cases = [
+      [`${m.id}: map ${preset.id} 256×256, compute`, () => isoMapRows(m.id, {}, request, 0, 256)],
+      [`${m.id}: map ${preset.id} 256×256, ${request.levels.length} isolines`, () => isoLines(values, request)],
+      [`${m.id}: map ${preset.id} 256×256, compute + isolines (isoMap)`, () => isoMap(m.id, {}, request)],
+      [`${m.id}: map ${preset.id}, paint`, () => paint(canvas, map, { x: 'x', y: 'y', title: 't' }, 2)],
     ];
     for (const [name, fn] of cases) {
       const r = time(fn);

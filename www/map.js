@@ -54,6 +54,16 @@ function ticks(axis) {
   return out;
 }
 
+// A line is either [[x, y], …] (isoMap) or a flat Float64Array x0, y0, … (isoLines).
+const pointCount = (line) => (!line ? 0 : line instanceof Float64Array ? line.length / 2 : line.length);
+const pointAt = (line, k) => (line instanceof Float64Array ? [line[2 * k], line[2 * k + 1]] : line[k]);
+function forPoints(line, fn) {
+  for (let k = 0; k < pointCount(line); k++) {
+    const [x, y] = pointAt(line, k);
+    fn(x, y, k);
+  }
+}
+
 function short(v) {
   if (v === 0) return '0';
   const a = Math.abs(v);
@@ -77,22 +87,35 @@ export function paint(canvas, map, labels, dpr) {
   ctx.fillRect(0, 0, cssW, cssH);
   const plot = { x: MARGIN.left, y: MARGIN.top, w: cssW - MARGIN.left - MARGIN.right, h: cssH - MARGIN.top - MARGIN.bottom };
   const { nx, ny, values } = map;
-  const finite = Array.from(values).filter(Number.isFinite);
   let min = Infinity;
   let max = -Infinity;
-  for (const v of finite) { if (v < min) min = v; if (v > max) max = v; }
-  if (!finite.length) { min = 0; max = 1; }
+  let count = 0;
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k];
+    if (Number.isFinite(v)) { count++; if (v < min) min = v; if (v > max) max = v; }
+  }
+  const finite = { length: count };
+  if (!count) { min = 0; max = 1; }
   const logColour = min > 0 && max / min > 1e3;
   const scale = (v) => (logColour ? (Math.log(v) - Math.log(min)) / (Math.log(max) - Math.log(min) || 1) : (v - min) / (max - min || 1));
 
-  // The colour field: one pixel per grid node, painted once, scaled up.
+  // The colour field: one pixel per grid node, painted once, scaled up; a
+  // 256-entry table spares a colour computation per pixel.
+  const lut = new Uint8ClampedArray(256 * 3);
+  for (let k = 0; k < 256; k++) lut.set(colour(k / 255), 3 * k);
   const image = new ImageData(nx, ny);
+  const px32 = image.data;
   for (let j = 0; j < ny; j++) {
     for (let i = 0; i < nx; i++) {
       const v = values[j * nx + i];
       const o = ((ny - 1 - j) * nx + i) * 4;
-      const [r, g, b] = Number.isFinite(v) ? colour(scale(v)) : [232, 232, 232];
-      image.data[o] = r; image.data[o + 1] = g; image.data[o + 2] = b; image.data[o + 3] = 255;
+      if (Number.isFinite(v)) {
+        const k = 3 * Math.max(0, Math.min(255, Math.round(255 * scale(v))));
+        px32[o] = lut[k]; px32[o + 1] = lut[k + 1]; px32[o + 2] = lut[k + 2];
+      } else {
+        px32[o] = 232; px32[o + 1] = 232; px32[o + 2] = 232;
+      }
+      px32[o + 3] = 255;
     }
   }
   const off = new OffscreenCanvas(nx, ny);
@@ -110,7 +133,7 @@ export function paint(canvas, map, labels, dpr) {
     ctx.lineJoin = 'round';
     for (const iso of map.isolines) for (const line of iso.lines) {
       ctx.beginPath();
-      line.forEach(([x, y], k) => (k ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
+      forPoints(line, (x, y, k) => (k ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
       ctx.stroke();
     }
   }
@@ -119,9 +142,9 @@ export function paint(canvas, map, labels, dpr) {
   ctx.textBaseline = 'middle';
   const placed = [];
   for (const iso of map.isolines) {
-    const line = iso.lines.reduce((a, b) => (b.length > (a?.length ?? 0) ? b : a), null);
-    if (!line || line.length < 2) continue;
-    const [x, y] = line[Math.floor(line.length / 2)];
+    const line = iso.lines.reduce((a, b) => (pointCount(b) > pointCount(a) ? b : a), null);
+    if (pointCount(line) < 2) continue;
+    const [x, y] = pointAt(line, Math.floor(pointCount(line) / 2));
     const text = short(iso.level);
     const w = ctx.measureText(text).width + 8;
     ctx.fillStyle = 'rgba(255,255,255,0.9)';

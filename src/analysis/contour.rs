@@ -6,8 +6,6 @@
 //! fractional grid indices (i + t, j + t), which the caller maps to
 //! parameter units (linearly or logarithmically).
 
-use std::collections::HashMap;
-
 /// A point in grid-index coordinates.
 pub type Point = (f64, f64);
 
@@ -20,8 +18,19 @@ fn crossing(a: f64, b: f64, level: f64) -> f64 {
     }
 }
 
+/// A segment's end points and the grid edges they lie on. An edge is
+/// identified exactly by its cell and side, so joining needs no hashing of
+/// floating-point coordinates: horizontal edge (i, j)–(i+1, j) is
+/// 2(j·nx + i), vertical edge (i, j)–(i, j+1) is 2(j·nx + i) + 1.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Segment {
+    pub a: Point,
+    pub b: Point,
+    edges: [usize; 2],
+}
+
 /// Segments of `level` in each cell, in grid-index coordinates.
-pub fn segments(values: &[f64], nx: usize, ny: usize, level: f64) -> Vec<(Point, Point)> {
+pub fn segments(values: &[f64], nx: usize, ny: usize, level: f64) -> Vec<Segment> {
     let mut out = Vec::new();
     if nx < 2 || ny < 2 || values.len() < nx * ny {
         return out;
@@ -31,27 +40,27 @@ pub fn segments(values: &[f64], nx: usize, ny: usize, level: f64) -> Vec<(Point,
         for i in 0..nx - 1 {
             // Corners counter-clockwise from (i, j): v0 (i,j), v1 (i+1,j), v2 (i+1,j+1), v3 (i,j+1).
             let v = [at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)];
-            if v.iter().any(|x| x.is_nan()) {
-                continue;
+            let code = v.iter().enumerate().fold(0usize, |c, (k, x)| c | (usize::from(*x >= level) << k));
+            if code == 0 || code == 15 || v.iter().any(|x| x.is_nan()) {
+                continue; // not crossed (most cells), or a gap
             }
             let (x, y) = (i as f64, j as f64);
             // Edge k joins corner k and k+1.
-            let edge = |k: usize| -> Point {
+            let edge = |k: usize| -> (Point, usize) {
                 let corner = |c: usize| v.get(c % 4).copied().unwrap_or(f64::NAN);
-                let (a, b) = (corner(k), corner(k + 1));
-                let t = crossing(a, b, level);
+                let t = crossing(corner(k), corner(k + 1), level);
                 match k {
-                    0 => (x + t, y),
-                    1 => (x + 1.0, y + t),
-                    2 => (x + 1.0 - t, y + 1.0),
-                    _ => (x, y + 1.0 - t),
+                    0 => ((x + t, y), 2 * (j * nx + i)),
+                    1 => ((x + 1.0, y + t), 2 * (j * nx + i + 1) + 1),
+                    2 => ((x + 1.0 - t, y + 1.0), 2 * ((j + 1) * nx + i)),
+                    _ => ((x, y + 1.0 - t), 2 * (j * nx + i) + 1),
                 }
             };
-            let above: Vec<bool> = v.iter().map(|x| *x >= level).collect();
-            let code = above.iter().enumerate().fold(0usize, |c, (k, a)| c | (usize::from(*a) << k));
-            let mut pair = |a: usize, b: usize| out.push((edge(a), edge(b)));
+            let mut pair = |p: usize, q: usize| {
+                let ((a, ea), (b, eb)) = (edge(p), edge(q));
+                out.push(Segment { a, b, edges: [ea, eb] });
+            };
             match code {
-                0 | 15 => {}
                 1 | 14 => pair(3, 0),
                 2 | 13 => pair(0, 1),
                 3 | 12 => pair(3, 1),
@@ -60,8 +69,7 @@ pub fn segments(values: &[f64], nx: usize, ny: usize, level: f64) -> Vec<(Point,
                 7 | 8 => pair(2, 3),
                 5 | 10 => {
                     // Saddle: the cell centre decides which corners connect.
-                    let centre = v.iter().sum::<f64>() / 4.0;
-                    let centre_above = centre >= level;
+                    let centre_above = v.iter().sum::<f64>() / 4.0 >= level;
                     if (code == 5) == centre_above {
                         pair(0, 1);
                         pair(2, 3);
@@ -77,14 +85,22 @@ pub fn segments(values: &[f64], nx: usize, ny: usize, level: f64) -> Vec<(Point,
     out
 }
 
-/// Joins segments that share end points into polylines (closed ones end
-/// where they start).
-pub fn join(segments: &[(Point, Point)]) -> Vec<Vec<Point>> {
-    let key = |p: Point| ((p.0 * 1e6).round() as i64, (p.1 * 1e6).round() as i64);
-    let mut by_end: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
-    for (k, (a, b)) in segments.iter().enumerate() {
-        by_end.entry(key(*a)).or_default().push(k);
-        by_end.entry(key(*b)).or_default().push(k);
+/// Joins segments that share an edge into polylines (closed ones end where
+/// they start). `edge_count` bounds the edge ids (2 · nx · ny).
+pub fn join(segments: &[Segment], edge_count: usize) -> Vec<Vec<Point>> {
+    const NONE: usize = usize::MAX;
+    // At most two segments meet on an edge.
+    let mut on_edge = vec![[NONE; 2]; edge_count];
+    for (k, s) in segments.iter().enumerate() {
+        for e in s.edges {
+            if let Some(slot) = on_edge.get_mut(e) {
+                if slot[0] == NONE {
+                    slot[0] = k;
+                } else {
+                    slot[1] = k;
+                }
+            }
+        }
     }
     let mut used = vec![false; segments.len()];
     let mut lines = Vec::new();
@@ -92,30 +108,29 @@ pub fn join(segments: &[(Point, Point)]) -> Vec<Vec<Point>> {
         if used.get(start).copied().unwrap_or(true) {
             continue;
         }
+        let Some(first) = segments.get(start) else { continue };
         if let Some(u) = used.get_mut(start) {
             *u = true;
         }
-        let Some(&(a, b)) = segments.get(start) else { continue };
-        let mut line = std::collections::VecDeque::from([a, b]);
-        // Grow at the back, then at the front.
-        for front in [false, true] {
+        let mut line = std::collections::VecDeque::from([first.a, first.b]);
+        // Grow from the b end, then from the a end.
+        for (front, mut edge) in [(false, first.edges[1]), (true, first.edges[0])] {
             loop {
-                let end = if front { line.front() } else { line.back() };
-                let Some(&end) = end else { break };
-                let next = by_end
-                    .get(&key(end))
-                    .and_then(|ks| ks.iter().copied().find(|k| !used.get(*k).copied().unwrap_or(true)));
+                let next = on_edge
+                    .get(edge)
+                    .and_then(|ks| ks.iter().copied().find(|k| *k != NONE && !used.get(*k).copied().unwrap_or(true)));
                 let Some(k) = next else { break };
                 if let Some(u) = used.get_mut(k) {
                     *u = true;
                 }
-                let Some(&(p, q)) = segments.get(k) else { break };
-                let other = if key(p) == key(end) { q } else { p };
+                let Some(s) = segments.get(k) else { break };
+                let (point, far) = if s.edges[0] == edge { (s.b, s.edges[1]) } else { (s.a, s.edges[0]) };
                 if front {
-                    line.push_front(other);
+                    line.push_front(point);
                 } else {
-                    line.push_back(other);
+                    line.push_back(point);
                 }
+                edge = far;
             }
         }
         lines.push(line.into_iter().collect());
@@ -125,7 +140,7 @@ pub fn join(segments: &[(Point, Point)]) -> Vec<Vec<Point>> {
 
 /// Polylines of `level`, in grid-index coordinates.
 pub fn isolines(values: &[f64], nx: usize, ny: usize, level: f64) -> Vec<Vec<Point>> {
-    join(&segments(values, nx, ny, level))
+    join(&segments(values, nx, ny, level), 2 * nx * ny)
 }
 
 #[cfg(test)]

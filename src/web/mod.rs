@@ -206,9 +206,23 @@ pub fn iso_map_rows(
     Ok(js_sys::Float64Array::from(values.as_slice()))
 }
 
-/// The isolines of a complete grid, in parameter units.
+/// The isolines of a complete grid, in parameter units:
+/// `[{level, lines: [Float64Array x0, y0, x1, y1, …]}]` (flat arrays: one
+/// JS object per point would cost more than finding the lines).
 #[wasm_bindgen(js_name = isoLines)]
 pub fn iso_lines(values: &[f64], request: JsValue) -> Result<JsValue, JsValue> {
     let r = map_request(request)?;
-    encode(&crate::analysis::isomap::isolines_of(values, &r))
+    let out = js_sys::Array::new();
+    for iso in crate::analysis::isomap::isolines_of(values, &r) {
+        let lines = js_sys::Array::new();
+        for line in iso.lines {
+            let flat: Vec<f64> = line.iter().flat_map(|(x, y)| [*x, *y]).collect();
+            lines.push(&js_sys::Float64Array::from(flat.as_slice()));
+        }
+        let o = js_sys::Object::new();
+        js_sys::Reflect::set(&o, &"level".into(), &iso.level.into())?;
+        js_sys::Reflect::set(&o, &"lines".into(), &lines)?;
+        out.push(&o);
+    }
+    Ok(out.into())
 }
