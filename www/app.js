@@ -110,7 +110,7 @@ function writeHash() {
     h.set('map.output', iso.request.output);
     h.set('map.x', iso.request.x);
     h.set('map.y', iso.request.y);
-    h.set('map.levels', iso.request.levels.join(','));
+    h.set('map.levels', iso.request.levels.map(fieldText).join(','));
     h.set('map.grid', String(iso.request.nx));
   }
   const hash = '#' + h.toString();
@@ -572,6 +572,10 @@ function onMapEvent(event) {
   } else {
     iso.request = readMapControls();
     iso.custom = true;
+    // The menu names a preset only while the map is exactly that preset.
+    const r = iso.request;
+    const same = state.model.maps.find((m) => m.output === r.output && m.x === r.x && m.y === r.y && m.levels.join() === r.levels.join() && r.nx === 256);
+    $('map').querySelector('.map-preset').value = same?.id ?? '';
   }
   writeHash();
   requestMap();
@@ -591,17 +595,21 @@ function sendMap() {
   try {
     isoMap(state.model.id, params(), { ...iso.request, nx: 2, ny: 2 });
   } catch (e) {
+    iso.id += 1; // results still on their way belong to an older request
+    iso.invalid = true;
     error.textContent = e.message;
     box.querySelector('.map-progress').hidden = true;
     box.querySelector('.map-canvas').classList.add('stale');
     return;
   }
+  iso.invalid = false;
   error.textContent = '';
   iso.worker ??= startWorker();
   iso.id += 1;
+  iso.sent = { ...iso.request };
   box.querySelector('.map-progress').hidden = false;
   box.querySelector('.map-progress').value = 0;
-  iso.worker.postMessage({ id: iso.id, model: state.model.id, params: params(), request: iso.request });
+  iso.worker.postMessage({ id: iso.id, model: state.model.id, params: params(), request: iso.sent });
 }
 
 function startWorker() {
@@ -616,13 +624,15 @@ function startWorker() {
     } else if (data.error) {
       progress.hidden = true;
       box.querySelector('.map-error').textContent = data.error;
+      box.querySelector('.map-canvas').classList.add('stale');
     } else if (data.done) {
       progress.hidden = true;
-      const r = iso.request;
-      const x = parseAxis(r.x);
-      const y = parseAxis(r.y);
-      const at = (a, n) => (k) => (a.log ? Math.exp(Math.log(a.min) + (k / (n - 1)) * (Math.log(a.max) - Math.log(a.min))) : a.min + (k / (n - 1)) * (a.max - a.min));
-      iso.result = { ...r, values: data.values, isolines: data.isolines, x, y, xAt: at(x, r.nx), yAt: at(y, r.ny) };
+      // Paint with the request that produced these values, not a newer one.
+      const r = iso.sent;
+      iso.result = {
+        ...r, values: data.values, isolines: data.isolines, x: parseAxis(r.x), y: parseAxis(r.y),
+        xAt: (i) => data.xs[i], yAt: (j) => data.ys[j],
+      };
       paintMap();
     }
   };
@@ -634,7 +644,7 @@ function startWorker() {
 
 function paintMap() {
   const m = iso.result;
-  if (!m) return;
+  if (!m || iso.invalid) return;
   const canvas = $('map').querySelector('.map-canvas');
   canvas.classList.remove('stale');
   const label = (key) => {

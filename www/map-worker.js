@@ -2,7 +2,7 @@
 // freezes: it reports progress after each band and drops a request as soon
 // as a newer one arrives (the user dragging a value).
 
-import init, { isoMapRows, isoLines } from '../pkg/isoperf.js';
+import init, { isoAxis, isoMapRows, isoLines } from '../pkg/isoperf.js';
 
 const ready = init();
 let latest = 0;
@@ -27,7 +27,10 @@ self.onmessage = async ({ data }) => {
     }
     if (latest !== id) return;
     const isolines = isoLines(values, request);
-    self.postMessage({ id, done: true, values, isolines }, [values.buffer]);
+    // The node coordinates as the engine computed them (for export).
+    const xs = isoAxis(request.x, request.nx);
+    const ys = isoAxis(request.y, request.ny);
+    self.postMessage({ id, done: true, values, isolines, xs, ys }, [values.buffer]);
   } catch (e) {
     self.postMessage({ id, error: e.message, field: e.field ?? '' });
   }

@@ -73,8 +73,9 @@ impl MapAxis {
     /// inside [min, max] against rounding.
     pub fn at(&self, n: usize, f: f64) -> f64 {
         let t = f / (n.max(2) - 1) as f64;
+        // libm, not std: the same bits natively and in wasm.
         let v = if self.log {
-            (self.min.ln() + t * (self.max.ln() - self.min.ln())).exp()
+            libm::exp(libm::log(self.min) + t * (libm::log(self.max) - libm::log(self.min)))
         } else {
             self.min + t * (self.max - self.min)
         };

@@ -226,3 +226,11 @@ pub fn iso_lines(values: &[f64], request: JsValue) -> Result<JsValue, JsValue> {
     }
     Ok(out.into())
 }
+
+/// The `n` sample values of a map axis `KEY:MIN:MAX[:log]`, exactly as the
+/// map engine uses them.
+#[wasm_bindgen(js_name = isoAxis)]
+pub fn iso_axis(axis: &str, n: usize) -> Result<js_sys::Float64Array, JsValue> {
+    let a = crate::analysis::isomap::MapAxis::parse("axis", axis).map_err(|e| map_error(&e))?;
+    Ok(js_sys::Float64Array::from(a.values(n).as_slice()))
+}
