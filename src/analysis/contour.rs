@@ -35,14 +35,24 @@ pub fn segments(values: &[f64], nx: usize, ny: usize, level: f64) -> Vec<Segment
     if nx < 2 || ny < 2 || values.len() < nx * ny {
         return out;
     }
-    let at = |i: usize, j: usize| values.get(j * nx + i).copied().unwrap_or(f64::NAN);
     for j in 0..ny - 1 {
-        for i in 0..nx - 1 {
+        let (Some(r0), Some(r1)) = (values.get(j * nx..(j + 1) * nx), values.get((j + 1) * nx..(j + 2) * nx)) else {
+            continue;
+        };
+        let (next0, next1) = (r0.get(1..).unwrap_or(&[]), r1.get(1..).unwrap_or(&[]));
+        for (i, (((&v0, &v1), &v3), &v2)) in r0.iter().zip(next0).zip(r1).zip(next1).enumerate() {
             // Corners counter-clockwise from (i, j): v0 (i,j), v1 (i+1,j), v2 (i+1,j+1), v3 (i,j+1).
-            let v = [at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)];
-            let code = v.iter().enumerate().fold(0usize, |c, (k, x)| c | (usize::from(*x >= level) << k));
-            if code == 0 || code == 15 || v.iter().any(|x| x.is_nan()) {
-                continue; // not crossed (most cells), or a gap
+            // NaN compares below every level, so a gap can only hide in a crossed cell.
+            let code = usize::from(v0 >= level)
+                | usize::from(v1 >= level) << 1
+                | usize::from(v2 >= level) << 2
+                | usize::from(v3 >= level) << 3;
+            if code == 0 || code == 15 {
+                continue; // the level does not cross this cell (most cells)
+            }
+            let v = [v0, v1, v2, v3];
+            if v.iter().any(|x| x.is_nan()) {
+                continue; // a gap
             }
             let (x, y) = (i as f64, j as f64);
             // Edge k joins corner k and k+1.

@@ -636,6 +636,9 @@ impl Model for Dlt {
             };
             table.get(k).and_then(|(_, g)| *g)
         };
+        // With A, C and S fixed the star itself is one value for the whole map.
+        let fixed_star =
+            (![x.0, y.0].iter().any(|k| ["A", "C", "S"].contains(k))).then(|| Star::new(base[2], base[3], base[4]));
         for (j, &yv) in y.1.iter().enumerate() {
             for (i, &xv) in x.1.iter().enumerate() {
                 let mut v = base;
@@ -646,7 +649,7 @@ impl Model for Dlt {
                 }
                 let [m, load, a, c, s, p_c, p_n, k] = v;
                 let power = Power { processor: p_c, network: p_n, idle_reduction: k };
-                let value = Star::new(a, c, s).and_then(|star| {
+                let value = fixed_star.unwrap_or_else(|| Star::new(a, c, s)).and_then(|star| {
                     // The closed form takes real m ≥ 1 (G and F are defined for real j).
                     let split = match growth_of(i, j) {
                         Some((gm, first)) => star.split_grown(m, load, &gm, &first),
