@@ -69,6 +69,25 @@ async function main() {
       body.append(tr);
     }
   }
+  // wasm/native: native figures (ms) come in the query, e.g. from scripts/bench-compare.mjs:
+  // bench.html?native=compute:0.21,isolines:0.53,map:0.96
+  const native = Object.fromEntries((new URLSearchParams(location.search).get('native') ?? '')
+    .split(',').filter(Boolean).map((kv) => kv.split(':')).map(([k, v]) => [k, Number(v)]));
+  const dlt = (part) => results.find((r) => r.name.startsWith('dlt: map') && r.name.includes(part));
+  const compute = dlt(', compute');
+  const lines = results.find((r) => r.name.startsWith('dlt: map') && / \d+ isolines$/.test(r.name));
+  // The page's path is the worker's: isoMapRows (compute) then isoLines.
+  const both = compute && lines ? { us: compute.us + lines.us } : null;
+  const pairs = [['compute', compute], ['isolines', lines], ['map', both]];
+  window.benchRatios = {};
+  for (const [key, r] of pairs) {
+    if (!r || !(native[key] > 0)) continue;
+    const ratio = r.us / 1000 / native[key];
+    window.benchRatios[key] = ratio;
+    const tr = document.createElement('tr');
+    for (const text of [`dlt map, ${key}: wasm / native (${native[key]} ms natively)`, `${ratio.toFixed(2)} ×`, '']) tr.append(Object.assign(document.createElement('td'), { textContent: text }));
+    body.append(tr);
+  }
   document.getElementById('bench-status').textContent = 'Done.';
   window.benchResults = results;
 }

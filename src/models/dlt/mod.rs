@@ -545,6 +545,64 @@ pub static SPEC: ModelSpec = ModelSpec {
     notes: NOTES,
 };
 
+/// The isoefficiency map of the lecture, m against V with A, C, S fixed, as
+/// a tight loop: G(m) and F(m) once per m, then per point
+/// α_m = (V − (S/A)F)/G, T = mS + CV + Aα_m, T(1) = S + (C+A)V.
+/// `None` when the request is not of that shape.
+fn m_by_v_field(output: &str, base: &[f64; 8], x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> Option<bool> {
+    #[derive(Clone, Copy)]
+    enum What {
+        Time,
+        Speedup,
+        Efficiency,
+    }
+    let what = match output {
+        "T" => What::Time,
+        "speedup" => What::Speedup,
+        "efficiency" => What::Efficiency,
+        _ => return None,
+    };
+    let m_on_x = match (x.0, y.0) {
+        ("m", "V") => true,
+        ("V", "m") => false,
+        _ => return None,
+    };
+    let [_, _, a, c, s, _, _, _] = *base;
+    let star = Star::new(a, c, s)?;
+    let (ms, vs) = if m_on_x { (x.1, y.1) } else { (y.1, x.1) };
+    // Per m: (m, G(m), (S/A) F(m)).
+    let per_m: Vec<(f64, f64, f64)> = ms
+        .iter()
+        .map(|&m| {
+            let (g, _) = star.growths(m);
+            (m, g.g, s / a * g.f)
+        })
+        .collect();
+    let value = |&(m, g, sf): &(f64, f64, f64), v: f64| -> f64 {
+        let alpha_m = (v - sf) / g;
+        if alpha_m.is_nan() || alpha_m <= 0.0 {
+            return f64::NAN; // infeasible: a gap
+        }
+        let t = m * s + c * v + a * alpha_m;
+        let t1 = s + (c + a) * v;
+        match what {
+            What::Time => t,
+            What::Speedup => t1 / t,
+            What::Efficiency => t1 / (m * t),
+        }
+    };
+    let nx = x.1.len();
+    for (j, row) in out.chunks_mut(nx).enumerate() {
+        for (i, cell) in row.iter_mut().enumerate() {
+            let (mi, vi) = if m_on_x { (i, j) } else { (j, i) };
+            let (Some(pm), Some(&v)) = (per_m.get(mi), vs.get(vi)) else { continue };
+            let r = value(pm, v);
+            *cell = if r.is_finite() { r } else { f64::NAN };
+        }
+    }
+    Some(true)
+}
+
 /// The `dlt` model of the registry.
 pub struct Dlt;
 
@@ -610,6 +668,9 @@ impl Model for Dlt {
             return false;
         }
         let base: [f64; 8] = axes.map(|k| p.num(k).unwrap_or(f64::NAN));
+        if let Some(done) = m_by_v_field(output, &base, x, y, out) {
+            return done;
+        }
         let slot = |key: &str| axes.iter().position(|k| *k == key).unwrap_or(0);
         let (sx, sy) = (slot(x.0), slot(y.0));
         let nx = x.1.len();
