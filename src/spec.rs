@@ -9,7 +9,7 @@ use std::fmt;
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ParamError, Problem};
+use crate::error::{ModelError, ParamError, Problem};
 
 /// How a numeric axis or slider is best explored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -535,6 +535,20 @@ impl Params {
         }
     }
 
+    /// A numeric parameter the model declared; an error (not a panic) if it
+    /// did not, which the registry tests rule out.
+    pub fn require_num(&self, key: &'static str) -> Result<f64, ModelError> {
+        self.num(key).ok_or_else(|| undeclared(key))
+    }
+
+    pub fn require_list(&self, key: &'static str) -> Result<&[f64], ModelError> {
+        self.list(key).ok_or_else(|| undeclared(key))
+    }
+
+    pub fn require_choice(&self, key: &'static str) -> Result<&str, ModelError> {
+        self.choice(key).ok_or_else(|| undeclared(key))
+    }
+
     pub fn choice(&self, key: &str) -> Option<&str> {
         match self.get(key) {
             Some(Value::Choice(s)) => Some(s),
@@ -568,6 +582,10 @@ pub struct Remark {
 pub enum Level {
     Info,
     Warning,
+}
+
+fn undeclared(key: &str) -> ModelError {
+    ModelError::Unknown { what: "parameter", name: key.into(), known: vec![] }
 }
 
 /// One named output value.

@@ -330,11 +330,17 @@ function onEdit(event) {
   update();
 }
 
+/** A preset's value as the form holds it: numbers exact, lists comma-separated. */
+function presetText(value) {
+  if (typeof value === 'number') return fieldText(value);
+  return Array.isArray(value) ? listText(value.map(fieldText)) : value;
+}
+
 function applyPreset(id) {
   const preset = state.model.preset_groups.flatMap((g) => g.presets).find((p) => p.id === id);
   if (!preset) return;
   for (const [key, value] of preset.values) {
-    state.values[key] = typeof value === 'number' ? fieldText(value) : Array.isArray(value) ? listText(value.map(fieldText)) : value;
+    state.values[key] = presetText(value);
   }
   $('preset-note').textContent = `${preset.source}. ${preset.note}`;
   fillForm();
@@ -563,7 +569,7 @@ function onMapEvent(event) {
     if (preset.values.length) {
       // The map needs these form values (e.g. the slide's V): apply them as a preset would.
       for (const [key, value] of preset.values) {
-        state.values[key] = typeof value === 'number' ? fieldText(value) : Array.isArray(value) ? listText(value.map(fieldText)) : value;
+        state.values[key] = presetText(value);
       }
       fillForm();
       update();
@@ -758,11 +764,7 @@ function drawDatasetCharts(d, section, text) {
   const dpr = window.devicePixelRatio || 1;
   for (const fig of section.querySelectorAll('.dataset-charts .chart')) {
     const canvas = fig.querySelector('canvas');
-    const w = Math.max(240, Math.round(canvas.clientWidth || 480));
-    const h = Math.round(w * 0.62);
-    canvas.style.height = `${h}px`;
-    canvas.width = Math.round(w * dpr);
-    canvas.height = Math.round(h * dpr);
+    sizeCanvas(canvas, dpr);
     try {
       fig.querySelector('.chart-note').textContent = drawAnalysisChart(canvas, state.model.id, d.id, text, params(), fig.dataset.chart, dpr) ?? '';
       fig.querySelector('.chart-error').textContent = '';
@@ -847,6 +849,15 @@ function onDatasetEvent(event) {
   }
 }
 
+/** Sizes a chart canvas in device pixels for its CSS width (HiDPI-sharp), at a 0.62 aspect. */
+function sizeCanvas(canvas, dpr) {
+  const w = Math.max(240, Math.round(canvas.clientWidth || 480));
+  const h = Math.round(w * 0.62);
+  canvas.style.height = `${h}px`;
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(h * dpr);
+}
+
 let chartFrame = 0;
 function scheduleCharts() {
   cancelAnimationFrame(chartFrame);
@@ -861,11 +872,7 @@ function drawCharts() {
   for (const fig of document.querySelectorAll('#charts .chart')) {
     const canvas = fig.querySelector('canvas');
     const note = fig.querySelector('.chart-error');
-    const w = Math.max(240, Math.round(canvas.clientWidth));
-    const h = Math.round(w * 0.62);
-    canvas.style.height = `${h}px`;
-    canvas.width = Math.round(w * dpr);
-    canvas.height = Math.round(h * dpr);
+    sizeCanvas(canvas, dpr);
     // Charts that need only valid fields still draw while a result is blocked.
     try {
       fig.querySelector('.chart-note').textContent = drawChart(canvas, state.model.id, fig.dataset.chart, params(), dpr) ?? '';

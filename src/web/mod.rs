@@ -83,6 +83,15 @@ pub fn tables(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
     encode(&out)
 }
 
+/// Draws `chart` on `canvas` (sized in device pixels; `scale` is the
+/// devicePixelRatio) and returns the chart's note.
+fn paint(canvas: HtmlCanvasElement, chart: &crate::chart::Chart, scale: f64) -> Result<Option<String>, JsValue> {
+    let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;
+    let scale = if scale.is_finite() && scale > 0.0 { scale.min(4.0) } else { 1.0 };
+    crate::chart::draw(chart, &backend.into_drawing_area(), scale).map_err(|e| error(&e.to_string()))?;
+    Ok(chart.note.clone())
+}
+
 /// Sentences about the result (infeasible m, unreachable targets, ...):
 /// `[{key, level, text}]`.
 #[wasm_bindgen]
@@ -105,10 +114,7 @@ pub fn draw_chart(
 ) -> Result<Option<String>, JsValue> {
     let raw = decode_params(params)?;
     let chart = models::chart(model_id, chart_id, &raw).map_err(|e| model_error(&e))?;
-    let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;
-    let scale = if scale.is_finite() && scale > 0.0 { scale.min(4.0) } else { 1.0 };
-    crate::chart::draw(&chart, &backend.into_drawing_area(), scale).map_err(|e| error(&e.to_string()))?;
-    Ok(chart.note)
+    paint(canvas, &chart, scale)
 }
 
 fn analysis_error(e: &AnalysisError) -> JsValue {
@@ -141,10 +147,7 @@ pub fn draw_analysis_chart(
 ) -> Result<Option<String>, JsValue> {
     let raw = decode_params(params)?;
     let chart = models::analysis_chart(model_id, dataset_id, text, &raw, chart_id).map_err(|e| analysis_error(&e))?;
-    let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;
-    let scale = if scale.is_finite() && scale > 0.0 { scale.min(4.0) } else { 1.0 };
-    crate::chart::draw(&chart, &backend.into_drawing_area(), scale).map_err(|e| error(&e.to_string()))?;
-    Ok(chart.note)
+    paint(canvas, &chart, scale)
 }
 
 /// A map request as JavaScript sends it: axes as `KEY:MIN:MAX[:log]`.

@@ -57,9 +57,8 @@ pub struct Inputs {
 
 impl Inputs {
     fn from_params(p: &Params) -> Result<Inputs, ModelError> {
-        let missing = |key: &'static str| ModelError::Unknown { what: "parameter", name: key.into(), known: vec![] };
-        let num = |key: &'static str| p.num(key).ok_or_else(|| missing(key));
-        let list = |key: &'static str| p.list(key).map(<[f64]>::to_vec).ok_or_else(|| missing(key));
+        let num = |key: &'static str| p.require_num(key);
+        let list = |key: &'static str| p.require_list(key).map(<[f64]>::to_vec);
         let processors = match p.choice("processors") {
             Some("heterogeneous") => {
                 let (a, c, s) = (list("A_list")?, list("C_list")?, list("S_list")?);
@@ -76,7 +75,12 @@ impl Inputs {
                 Processors::Heterogeneous { a, c, s }
             }
             _ => {
-                let star = Star::new(num("A")?, num("C")?, num("S")?).ok_or_else(|| missing("A"))?;
+                // The parameter ranges keep A > 0 and C, S ≥ 0, so this always succeeds.
+                let star = Star::new(num("A")?, num("C")?, num("S")?).ok_or_else(|| ModelError::Unknown {
+                    what: "star",
+                    name: "A, C, S".into(),
+                    known: vec![],
+                })?;
                 Processors::Identical { star, m: num("m")? as usize }
             }
         };

@@ -187,16 +187,15 @@ impl Inputs {
     }
 
     fn from_params(p: &Params) -> Result<Inputs, ModelError> {
-        let missing = |key: &'static str| ModelError::Unknown { what: "parameter", name: key.into(), known: vec![] };
-        let num = |key: &'static str| p.num(key).ok_or_else(|| missing(key));
+        let num = |key: &'static str| p.require_num(key);
         let factor = |unit_key: &'static str| -> Result<f64, ModelError> {
-            let chosen = p.choice(unit_key).ok_or_else(|| missing(unit_key))?;
+            let chosen = p.require_choice(unit_key)?;
             SPEC.param(unit_key)
                 .and_then(|spec| match &spec.kind {
                     ParamKind::Choice { options, .. } => options.iter().find(|o| o.value == chosen)?.factor,
                     _ => None,
                 })
-                .ok_or_else(|| missing(unit_key))
+                .ok_or_else(|| ModelError::Unknown { what: "unit", name: chosen.into(), known: vec![] })
         };
         let (n, procs, groups) = (num("N")?, num("P")?, num("groups")?);
         if procs.log2().fract() != 0.0 {

@@ -170,9 +170,13 @@ impl Inputs {
     }
 
     fn from_params(p: &Params) -> Result<Inputs, ModelError> {
-        let missing = |key: &'static str| ModelError::Unknown { what: "parameter", name: key.into(), known: vec![] };
-        let num = |key: &'static str| p.num(key).ok_or_else(|| missing(key));
-        let implementation = p.choice("impl").and_then(Implementation::from_key).ok_or_else(|| missing("impl"))?;
+        let num = |key: &'static str| p.require_num(key);
+        let chosen = p.require_choice("impl")?;
+        let implementation = Implementation::from_key(chosen).ok_or_else(|| ModelError::Unknown {
+            what: "implementation",
+            name: chosen.into(),
+            known: Implementation::ALL.iter().map(|i| i.key().to_string()).collect(),
+        })?;
         let rates = Rates {
             t_flops: num("t_flops")?,
             t_comm: num("t_comm")?,

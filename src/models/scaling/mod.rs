@@ -167,7 +167,7 @@ impl Coefficients {
 }
 
 fn num(p: &Params, key: &'static str) -> Result<f64, ModelError> {
-    p.num(key).ok_or(ModelError::Unknown { what: "parameter", name: key.into(), known: vec![] })
+    p.require_num(key)
 }
 
 fn coefficients(p: &Params) -> Result<Coefficients, ModelError> {
