@@ -9,6 +9,8 @@ page.on('pageerror', (e) => console.log('pageerror', e.message));
 page.on('request', (r) => { if (!r.url().startsWith(url) && !r.url().startsWith('data:')) console.log('EXTERNAL', r.url()); });
 await page.goto(url + hash);
 await page.waitForSelector('.output');
-await page.waitForTimeout(400);
-await page.screenshot({ path: out, fullPage: process.env.FULL !== '0' });
+await page.waitForTimeout(Number(process.env.WAIT ?? 400));
+// ELEMENT=<css selector> shoots one element (a chart, the map) instead of the page.
+if (process.env.ELEMENT) await page.locator(process.env.ELEMENT).first().screenshot({ path: out });
+else await page.screenshot({ path: out, fullPage: process.env.FULL !== '0' });
 await browser.close(); server.close();

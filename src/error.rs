@@ -90,6 +90,8 @@ pub enum ModelError {
     Unknown { what: &'static str, name: String, known: Vec<String> },
     /// A result left the range of finite numbers.
     NonFinite { output: &'static str },
+    /// A numerical solver failed on valid input.
+    Solver(String),
 }
 
 impl ModelError {
@@ -121,6 +123,7 @@ impl fmt::Display for ModelError {
             ModelError::NonFinite { output } => {
                 write!(f, "{output} is too large to represent for these parameters; reduce the problem size")
             }
+            ModelError::Solver(message) => write!(f, "no schedule: {message}"),
         }
     }
 }

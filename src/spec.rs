@@ -349,8 +349,62 @@ pub struct MapPreset {
     pub x: &'static str,
     pub y: &'static str,
     pub levels: &'static [f64],
+    /// Grid nodes per axis (fewer where each point solves an LP).
+    pub grid: usize,
     /// Form values the map needs (the slide's V for iso-energy); applied with it.
     pub values: &'static [(&'static str, PresetValue)],
+}
+
+/// A chart of one output against one parameter for several values of a
+/// second parameter (the lecture's "speedup vs m for several r"), computed
+/// point by point off the main thread.
+#[derive(Debug, Clone, Serialize)]
+pub struct SweepSpec {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub caption: &'static str,
+    pub output: &'static str,
+    /// The parameter along the x axis.
+    pub x: &'static str,
+    pub x_min: f64,
+    pub x_max: f64,
+    pub points: usize,
+    pub x_log: bool,
+    /// The parameter that differs between the curves, and its values.
+    pub series: &'static str,
+    /// How a curve is named: "r = ℓ" for "r = ℓ = 100".
+    pub label: &'static str,
+    pub values: &'static [f64],
+    /// Parameters set to the series value too (l = r).
+    pub linked: &'static [&'static str],
+    /// Values this sweep fixes whatever the form says (γ = 1 where the
+    /// shuffle must matter); the caption says so.
+    pub fixed: &'static [(&'static str, f64)],
+}
+
+impl SweepSpec {
+    /// The x values: `points` values from `x_min` to `x_max` (geometric on a
+    /// log axis), rounded and deduplicated for an integer parameter.
+    pub fn xs(&self, integer: bool) -> Vec<f64> {
+        let n = self.points.max(2);
+        let mut out: Vec<f64> = (0..n)
+            .map(|k| {
+                let f = k as f64 / (n - 1) as f64;
+                let x = if self.x_log {
+                    libm::exp(libm::log(self.x_min) + f * (libm::log(self.x_max) - libm::log(self.x_min)))
+                } else {
+                    self.x_min + f * (self.x_max - self.x_min)
+                };
+                if integer {
+                    x.round()
+                } else {
+                    x
+                }
+            })
+            .collect();
+        out.dedup();
+        out
+    }
 }
 
 /// A kind of measured data a model can analyse.
@@ -384,6 +438,8 @@ pub struct ModelSpec {
     pub outputs: &'static [OutputSpec],
     pub preset_groups: &'static [PresetGroup],
     pub charts: &'static [ChartSpec],
+    /// Charts of an output swept over a parameter, several curves each.
+    pub sweeps: &'static [SweepSpec],
     /// Measured data the model analyses (pasted or uploaded CSV).
     pub datasets: &'static [DatasetSpec],
     /// Iso-maps worth a click (the lecture's isoefficiency maps, ...).

@@ -100,6 +100,37 @@ fn every_preset_names_known_keys_and_evaluates() {
 }
 
 #[test]
+fn every_sweep_is_declared_in_range_and_draws_for_defaults() {
+    use isoperf::spec::ParamKind;
+    for m in MODELS {
+        let s = m.spec();
+        for sweep in s.sweeps {
+            let range_of = |key: &str| match s.param(key).map(|p| &p.kind) {
+                Some(ParamKind::Number { range, integer, .. }) => (*range, *integer),
+                other => panic!("{}/{}: {key} is not a number parameter: {other:?}", s.id, sweep.id),
+            };
+            let (xr, _) = range_of(sweep.x);
+            assert!(xr.contains(sweep.x_min) && xr.contains(sweep.x_max), "{}/{}: x range", s.id, sweep.id);
+            for key in std::iter::once(&sweep.series).chain(sweep.linked) {
+                let (r, integer) = range_of(key);
+                for v in sweep.values {
+                    assert!(r.contains(*v) && (!integer || v.fract() == 0.0), "{}/{}: {key} = {v}", s.id, sweep.id);
+                }
+            }
+            for (key, v) in sweep.fixed {
+                assert!(range_of(key).0.contains(*v), "{}/{}: fixed {key} = {v}", s.id, sweep.id);
+            }
+            assert!(s.outputs.iter().any(|o| o.key == sweep.output), "{}/{}: output", s.id, sweep.id);
+            let chart = models::chart(s.id, sweep.id, &RawParams::new()).unwrap_or_else(|e| panic!("{}/{}: {e}", s.id, sweep.id));
+            assert_eq!(chart.series.iter().filter(|x| x.points.len() >= 2).count(), sweep.values.len(), "{}/{}", s.id, sweep.id);
+            let svg = to_svg(&chart, 640, 400).unwrap();
+            assert!(!svg.contains("NaN"), "{}/{}: NaN in the SVG", s.id, sweep.id);
+            assert!(chart.note.is_some(), "{}/{}: no observation", s.id, sweep.id);
+        }
+    }
+}
+
+#[test]
 fn every_chart_renders_for_defaults_and_presets() {
     for m in MODELS {
         let s = m.spec();

@@ -2,7 +2,7 @@
 // registry that the wasm package exports. This file knows no model and no
 // parameter by name; everything it shows comes from `models()`.
 
-import init, { models, evaluate, check, tables, remarks, drawChart, analyze, drawAnalysisChart, isoMap } from '../pkg/isoperf.js';
+import init, { models, evaluate, check, tables, remarks, drawChart, drawSweep, analyze, drawAnalysisChart, isoMap } from '../pkg/isoperf.js';
 import { GRIDS, axisText, paint, parseAxis, readout } from './map.js';
 
 const $ = (id) => document.getElementById(id);
@@ -91,7 +91,7 @@ function readHash() {
   for (const p of model.params) if (h.has(p.key)) values[p.key] = h.get(p.key);
   const examples = {};
   for (const d of model.datasets) if (h.has(`data.${d.id}`)) examples[d.id] = h.get(`data.${d.id}`);
-  const grid = Number(h.get('map.grid') ?? 256);
+  const grid = Number(h.get('map.grid') ?? model.maps[0]?.grid ?? 256);
   const map = h.has('map.x')
     ? { output: h.get('map.output') ?? model.maps[0]?.output ?? '', x: h.get('map.x'), y: h.get('map.y') ?? '', levels: (h.get('map.levels') ?? '').split(',').filter(Boolean).map(Number), nx: grid, ny: grid }
     : null;
@@ -296,7 +296,84 @@ function buildCharts(model) {
         el('p', { class: 'chart-error', role: 'status' }),
         el('p', { class: 'chart-note' }),
         el('figcaption', {}, el('strong', { text: c.title + '. ' }), c.caption))),
+    ...model.sweeps.map((s) =>
+      el('figure', { class: 'chart sweep', 'data-sweep': s.id },
+        el('canvas', { role: 'img', 'aria-label': s.title }),
+        el('progress', { class: 'sweep-progress', max: 1, value: 0, hidden: true, 'aria-label': `Computing ${s.title}` }),
+        el('p', { class: 'chart-error', role: 'status' }),
+        el('p', { class: 'chart-note' }),
+        el('figcaption', {}, el('strong', { text: s.title + '. ' }),
+          `${s.values.length} curves of ${s.points} points each, computed off the page in a worker. ${s.caption}`))),
   );
+  sweeps.curves = {};
+}
+
+// ---- sweeps: curves of many evaluations, computed in a worker ----------------------
+
+const sweeps = { worker: null, id: 0, timer: 0, curves: {}, sent: null };
+
+function requestSweeps() {
+  if (!state.model.sweeps.length) return;
+  clearTimeout(sweeps.timer);
+  sweeps.timer = setTimeout(sendSweeps, 60);
+}
+
+function sendSweeps() {
+  sweeps.worker ??= startSweepWorker();
+  sweeps.id += 1;
+  sweeps.sent = params();
+  for (const fig of document.querySelectorAll('#charts .sweep')) {
+    const progress = fig.querySelector('.sweep-progress');
+    progress.value = 0;
+    progress.hidden = false;
+    fig.dataset.state = 'computing';
+  }
+  sweeps.worker.postMessage({ id: sweeps.id, model: state.model.id, params: sweeps.sent, sweeps: state.model.sweeps.map((s) => s.id) });
+}
+
+function startSweepWorker() {
+  const worker = new Worker(new URL('./sweep-worker.js', import.meta.url), { type: 'module' });
+  worker.onmessage = ({ data }) => {
+    if (data.id !== sweeps.id) return; // an older request
+    const fig = document.querySelector(`#charts .sweep[data-sweep="${CSS.escape(data.sweep)}"]`);
+    if (!fig) return;
+    const progress = fig.querySelector('.sweep-progress');
+    if ('progress' in data) {
+      progress.value = data.progress;
+    } else if (data.error) {
+      progress.hidden = true;
+      delete sweeps.curves[data.sweep];
+      fig.dataset.state = 'error';
+      fig.querySelector('.chart-error').textContent = `Not drawn: ${data.error}`;
+      fig.querySelector('.chart-note').textContent = '';
+      fig.classList.add('stale');
+    } else if (data.done) {
+      progress.hidden = true;
+      sweeps.curves[data.sweep] = { params: sweeps.sent, curves: data.curves };
+      drawSweepFigure(fig, window.devicePixelRatio || 1);
+    }
+  };
+  worker.onerror = (e) => {
+    for (const fig of document.querySelectorAll('#charts .sweep')) fig.querySelector('.chart-error').textContent = `The sweep worker failed: ${e.message}`;
+  };
+  return worker;
+}
+
+function drawSweepFigure(fig, dpr) {
+  const done = sweeps.curves[fig.dataset.sweep];
+  if (!done) return;
+  const canvas = fig.querySelector('canvas');
+  sizeCanvas(canvas, dpr);
+  try {
+    fig.querySelector('.chart-note').textContent = drawSweep(canvas, state.model.id, fig.dataset.sweep, done.params, done.curves, dpr) ?? '';
+    fig.querySelector('.chart-error').textContent = '';
+    fig.classList.remove('stale');
+    fig.dataset.state = 'done';
+  } catch (e) {
+    fig.querySelector('.chart-error').textContent = e.message;
+    fig.classList.add('stale');
+    fig.dataset.state = 'error';
+  }
 }
 
 function showModel(model) {
@@ -470,7 +547,7 @@ function numericParams(model) {
 }
 
 function presetRequest(model, preset) {
-  return { output: preset.output, x: preset.x, y: preset.y, levels: [...preset.levels], nx: 256, ny: 256 };
+  return { output: preset.output, x: preset.x, y: preset.y, levels: [...preset.levels], nx: preset.grid, ny: preset.grid };
 }
 
 function buildMap(model, fromHash) {
@@ -580,7 +657,7 @@ function onMapEvent(event) {
     iso.custom = true;
     // The menu names a preset only while the map is exactly that preset.
     const r = iso.request;
-    const same = state.model.maps.find((m) => m.output === r.output && m.x === r.x && m.y === r.y && m.levels.join() === r.levels.join() && r.nx === 256);
+    const same = state.model.maps.find((m) => m.output === r.output && m.x === r.x && m.y === r.y && m.levels.join() === r.levels.join() && r.nx === m.grid);
     $('map').querySelector('.map-preset').value = same?.id ?? '';
   }
   writeHash();
@@ -869,7 +946,8 @@ let blocked = '';
 
 function drawCharts() {
   const dpr = window.devicePixelRatio || 1;
-  for (const fig of document.querySelectorAll('#charts .chart')) {
+  for (const fig of document.querySelectorAll('#charts .sweep')) drawSweepFigure(fig, dpr);
+  for (const fig of document.querySelectorAll('#charts .chart[data-chart]')) {
     const canvas = fig.querySelector('canvas');
     const note = fig.querySelector('.chart-error');
     sizeCanvas(canvas, dpr);
@@ -896,6 +974,7 @@ function update() {
   writeHash();
   if (state.model.datasets.length) scheduleAnalyses();
   requestMap();
+  requestSweeps();
   updateApplicability();
   updateHints();
   const p = params();

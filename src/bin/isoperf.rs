@@ -95,6 +95,10 @@ fn run(args: &[String]) -> Result<String, String> {
         }
         [cmd, model, chart, rest @ ..] if cmd == "chart" => {
             let c = models::chart(model, chart, &parse_pairs(rest)?).map_err(|e| e.to_string())?;
+            // The sentence the page shows under the chart, apart from the SVG.
+            if let Some(note) = &c.note {
+                eprintln!("{note}");
+            }
             isoperf::chart::to_svg(&c, 800, 500).map_err(|e| e.to_string())
         }
         [cmd, model, rest @ ..] if cmd == "map" => map(model, rest),

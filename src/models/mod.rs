@@ -4,10 +4,11 @@
 
 use crate::chart::Chart;
 use crate::error::{AnalysisError, FieldError, ModelError};
-use crate::spec::{ModelSpec, OutValue, Outputs, Params, RawParams, Remark};
+use crate::spec::{ModelSpec, OutValue, Outputs, Params, RawParams, Remark, SweepSpec, Value};
 use crate::table::Table;
 
 pub mod dlt;
+pub mod mapreduce;
 pub mod pipeline;
 pub mod pmm;
 pub mod scaling;
@@ -46,6 +47,12 @@ pub trait Model: Sync {
         Err(AnalysisError::general(format!("{} has no data set '{dataset}'", self.spec().id)))
     }
 
+    /// Sentences under a sweep chart that read its data (the lecture's
+    /// observations, checked against the curves drawn).
+    fn sweep_note(&self, _sweep: &SweepSpec, _p: &Params, _data: &SweepData) -> Option<String> {
+        None
+    }
+
     /// Conditions worth a sentence (infeasible, unreachable, near
     /// saturation) for the current parameters.
     fn remarks(&self, _p: &Params) -> Result<Vec<Remark>, ModelError> {
@@ -64,7 +71,7 @@ pub struct Analysis {
 }
 
 /// Every model of the calculator, in the order the page shows them.
-pub static MODELS: &[&dyn Model] = &[&pmm::Pmm, &dlt::Dlt, &pipeline::Pipeline, &scaling::Scaling];
+pub static MODELS: &[&dyn Model] = &[&pmm::Pmm, &dlt::Dlt, &mapreduce::MapReduce, &pipeline::Pipeline, &scaling::Scaling];
 
 pub fn specs() -> Vec<&'static ModelSpec> {
     MODELS.iter().map(|m| m.spec()).collect()
@@ -140,11 +147,14 @@ pub fn remarks(id: &str, raw: &RawParams) -> Result<Vec<Remark>, ModelError> {
 pub fn chart(id: &str, chart_id: &str, raw: &RawParams) -> Result<Chart, ModelError> {
     let model = find(id)?;
     let spec = model.spec();
+    if spec.sweeps.iter().any(|s| s.id == chart_id) {
+        return sweep_chart(id, chart_id, raw, None);
+    }
     if !spec.charts.iter().any(|c| c.id == chart_id) {
         return Err(ModelError::Unknown {
             what: "chart",
             name: chart_id.to_string(),
-            known: spec.charts.iter().map(|c| c.id.to_string()).collect(),
+            known: spec.charts.iter().map(|c| c.id).chain(spec.sweeps.iter().map(|s| s.id)).map(String::from).collect(),
         });
     }
     let p = parse(model, raw)?;
@@ -207,4 +217,94 @@ pub fn iso_map(
     let model =
         find(id).map_err(|e| crate::analysis::isomap::MapError { field: "model".into(), message: e.to_string() })?;
     crate::analysis::isomap::map(model, raw, request)
+}
+
+/// The computed curves of a sweep: `ys[s][k]` is the output at `xs[k]` for
+/// the series value `values[s]`, NaN where the model has no value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepData {
+    pub xs: Vec<f64>,
+    pub values: Vec<f64>,
+    pub ys: Vec<Vec<f64>>,
+}
+
+impl SweepData {
+    /// The output at the x nearest `x` on curve `s`.
+    pub fn at(&self, s: usize, x: f64) -> Option<(f64, f64)> {
+        let ys = self.ys.get(s)?;
+        self.xs
+            .iter()
+            .zip(ys)
+            .filter(|(_, y)| y.is_finite())
+            .min_by(|a, b| (a.0 - x).abs().total_cmp(&(b.0 - x).abs()))
+            .map(|(x, y)| (*x, *y))
+    }
+}
+
+fn find_sweep(model: &dyn Model, sweep_id: &str) -> Result<&'static SweepSpec, ModelError> {
+    model.spec().sweeps.iter().find(|s| s.id == sweep_id).ok_or_else(|| ModelError::Unknown {
+        what: "sweep",
+        name: sweep_id.to_string(),
+        known: model.spec().sweeps.iter().map(|s| s.id.to_string()).collect(),
+    })
+}
+
+fn sweep_xs(model: &dyn Model, sweep: &SweepSpec) -> Vec<f64> {
+    let integer = matches!(model.spec().param(sweep.x).map(|p| &p.kind), Some(crate::spec::ParamKind::Number { integer: true, .. }));
+    sweep.xs(integer)
+}
+
+/// The x values and series values of sweep `sweep_id` (for the page's worker).
+pub fn sweep_plan(id: &str, sweep_id: &str) -> Result<(Vec<f64>, Vec<f64>), ModelError> {
+    let model = find(id)?;
+    let sweep = find_sweep(model, sweep_id)?;
+    Ok((sweep_xs(model, sweep), sweep.values.to_vec()))
+}
+
+/// The form's values with those the sweep fixes.
+pub fn sweep_base(p: &Params, sweep: &SweepSpec) -> Params {
+    sweep.fixed.iter().fold(p.clone(), |p, (key, v)| p.with(key, Value::Num(*v)))
+}
+
+/// Curve `index` of sweep `sweep_id`: the output at every x, NaN where the
+/// model reports an error. Needs only valid fields.
+pub fn sweep_series(id: &str, sweep_id: &str, raw: &RawParams, index: usize) -> Result<Vec<f64>, ModelError> {
+    let model = find(id)?;
+    let sweep = find_sweep(model, sweep_id)?;
+    let value = *sweep.values.get(index).ok_or_else(|| ModelError::Unknown {
+        what: "series",
+        name: index.to_string(),
+        known: (0..sweep.values.len()).map(|k| k.to_string()).collect(),
+    })?;
+    let mut p = sweep_base(&parse(model, raw)?, sweep).with(sweep.series, Value::Num(value));
+    for key in sweep.linked {
+        p = p.with(key, Value::Num(value));
+    }
+    Ok(sweep_xs(model, sweep)
+        .into_iter()
+        .map(|x| {
+            let out = model.evaluate(&p.with(sweep.x, Value::Num(x))).ok();
+            out.and_then(|o| o.num(sweep.output)).filter(|y| y.is_finite()).unwrap_or(f64::NAN)
+        })
+        .collect())
+}
+
+/// The chart of a sweep from its curves (`ys`, as [`sweep_series`] computed
+/// them), or computing them all when `ys` is `None` (the CLI).
+pub fn sweep_chart(id: &str, sweep_id: &str, raw: &RawParams, ys: Option<Vec<Vec<f64>>>) -> Result<Chart, ModelError> {
+    let model = find(id)?;
+    let sweep = find_sweep(model, sweep_id)?;
+    let p = sweep_base(&parse(model, raw)?, sweep);
+    let ys = match ys {
+        Some(ys) => ys,
+        None => (0..sweep.values.len()).map(|k| sweep_series(id, sweep_id, raw, k)).collect::<Result<_, _>>()?,
+    };
+    let data = SweepData { xs: sweep_xs(model, sweep), values: sweep.values.to_vec(), ys };
+    let mut chart = crate::chart::sweep(model.spec(), sweep, &data);
+    let here = model.evaluate(&p).ok().and_then(|o| o.num(sweep.output));
+    if let (Some(x), Some(y)) = (p.num(sweep.x), here) {
+        chart.series.push(crate::chart::Series::new("current parameters", crate::chart::Style::Marker, 0, vec![(x, y)]));
+    }
+    chart.note = model.sweep_note(sweep, &p, &data);
+    Ok(chart)
 }

@@ -237,3 +237,39 @@ pub fn iso_axis(axis: &str, n: usize) -> Result<js_sys::Float64Array, JsValue> {
     let a = crate::analysis::isomap::MapAxis::parse("axis", axis).map_err(|e| map_error(&e))?;
     Ok(js_sys::Float64Array::from(a.values(n).as_slice()))
 }
+
+/// A sweep's x values and series values: `{xs: Float64Array, values: Float64Array}`.
+#[wasm_bindgen(js_name = sweepPlan)]
+pub fn sweep_plan(model_id: &str, sweep_id: &str) -> Result<JsValue, JsValue> {
+    let (xs, values) = models::sweep_plan(model_id, sweep_id).map_err(|e| model_error(&e))?;
+    let o = js_sys::Object::new();
+    js_sys::Reflect::set(&o, &"xs".into(), &js_sys::Float64Array::from(xs.as_slice()))?;
+    js_sys::Reflect::set(&o, &"values".into(), &js_sys::Float64Array::from(values.as_slice()))?;
+    Ok(o.into())
+}
+
+/// Curve `index` of a sweep: the output at every x as a `Float64Array`
+/// (NaN where the model has no value), for computing sweeps in a worker.
+#[wasm_bindgen(js_name = sweepSeries)]
+pub fn sweep_series(model_id: &str, sweep_id: &str, params: JsValue, index: usize) -> Result<js_sys::Float64Array, JsValue> {
+    let raw = decode_params(params)?;
+    let ys = models::sweep_series(model_id, sweep_id, &raw, index).map_err(|e| model_error(&e))?;
+    Ok(js_sys::Float64Array::from(ys.as_slice()))
+}
+
+/// Draws a sweep from its computed curves (an array of `Float64Array`, one
+/// per series value) and returns the note that reads them.
+#[wasm_bindgen(js_name = drawSweep)]
+pub fn draw_sweep(
+    canvas: HtmlCanvasElement,
+    model_id: &str,
+    sweep_id: &str,
+    params: JsValue,
+    curves: js_sys::Array,
+    scale: f64,
+) -> Result<Option<String>, JsValue> {
+    let raw = decode_params(params)?;
+    let ys: Vec<Vec<f64>> = curves.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect();
+    let chart = models::sweep_chart(model_id, sweep_id, &raw, Some(ys)).map_err(|e| model_error(&e))?;
+    paint(canvas, &chart, scale)
+}

@@ -500,9 +500,10 @@ pub static SPEC: ModelSpec = ModelSpec {
     outputs: OUTPUTS,
     preset_groups: PRESET_GROUPS,
     charts: CHARTS,
+    sweeps: &[],
     datasets: &[],
     maps: &[
-        MapPreset { id: "total-l-tcomp", label: "T_total: message size vs T_comp", output: "T_total", x: "L:1000:1e8:log", y: "t_comp:0.01:10:log", levels: &[30.0, 100.0, 300.0, 1000.0], values: &[] },
+        MapPreset { id: "total-l-tcomp", label: "T_total: message size vs T_comp", output: "T_total", x: "L:1000:1e8:log", y: "t_comp:0.01:10:log", levels: &[30.0, 100.0, 300.0, 1000.0], grid: 256, values: &[] },
     ],
     gaps: "a hop of the switch path is saturated (ρ ≥ 1)",
     notes: NOTES,

@@ -469,10 +469,11 @@ pub static SPEC: ModelSpec = ModelSpec {
     outputs: OUTPUTS,
     preset_groups: reference::PRESET_GROUPS,
     charts: CHARTS,
+    sweeps: &[],
     datasets: &[],
     maps: &[
-        MapPreset { id: "isoefficiency-n-m", label: "Isoefficiency: N vs M (the classical isoefficiency function)", output: "efficiency", x: "N:4:10000:log", y: "M:100:1000000:log", levels: &[0.5, 0.8, 0.9, 0.95], values: &[] },
-        MapPreset { id: "speedup-n-m", label: "Speedup: N vs M", output: "speedup", x: "N:4:10000:log", y: "M:100:1000000:log", levels: &[10.0, 100.0, 1000.0], values: &[] },
+        MapPreset { id: "isoefficiency-n-m", label: "Isoefficiency: N vs M (the classical isoefficiency function)", output: "efficiency", x: "N:4:10000:log", y: "M:100:1000000:log", levels: &[0.5, 0.8, 0.9, 0.95], grid: 256, values: &[] },
+        MapPreset { id: "speedup-n-m", label: "Speedup: N vs M", output: "speedup", x: "N:4:10000:log", y: "M:100:1000000:log", levels: &[10.0, 100.0, 1000.0], grid: 256, values: &[] },
     ],
     gaps: "M < √N: some processes would hold no block",
     notes: NOTES,

@@ -144,9 +144,10 @@ pub static SPEC: ModelSpec = ModelSpec {
     outputs: OUTPUTS,
     preset_groups: PRESET_GROUPS,
     charts: CHARTS,
+    sweeps: &[],
     datasets: DATASETS,
     maps: &[
-        MapPreset { id: "share-p-c2", label: "Communication share: p vs C2", output: "comm_fraction", x: "p:1:100000:log", y: "C2:0.1:100:log", levels: &[0.1, 0.5, 0.9], values: &[] },
+        MapPreset { id: "share-p-c2", label: "Communication share: p vs C2", output: "comm_fraction", x: "p:1:100000:log", y: "C2:0.1:100:log", levels: &[0.1, 0.5, 0.9], grid: 256, values: &[] },
     ],
     gaps: "the coefficients give no positive time here",
     notes: NOTES,

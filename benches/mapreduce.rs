@@ -1,0 +1,46 @@
+//! One exact solve of the MapReduce shuffle LP (4)-(7) at the lecture's
+//! reference set (r = l = 100, V = 1 PB), for m = 100, 1000 and 5000, and a
+//! sweep of 50 values of m. Compare with `benches/mapreduce_highs.py`
+//! (scipy's HiGHS on the same LP) and the browser's www/bench.html.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use isoperf::models;
+use isoperf::models::mapreduce::schedule::{simplex, solve, Intervals, Shuffle};
+use isoperf::spec::RawParams;
+
+/// The lecture's reference set with m mappers.
+fn reference(m: usize) -> Shuffle {
+    let a = 1e-5 + 1e-2 / 16e6;
+    Shuffle { intervals: Intervals::new(m, 100, 100).unwrap(), a: vec![a; m], s: 1.0, c: 0.1 * 1e-6 / 100.0, v: 1e15 }
+}
+
+fn shuffle(c: &mut Criterion) {
+    for m in [100, 1000, 5000] {
+        let p = reference(m);
+        c.bench_function(&format!("mapreduce/solve m={m} r=l=100"), |b| b.iter(|| solve(black_box(&p)).unwrap()));
+    }
+    // The general simplex the chain method saves (the fallback), where it is small enough.
+    let p = reference(100);
+    c.bench_function("mapreduce/simplex (fallback) m=100 r=l=100", |b| b.iter(|| simplex(black_box(&p)).unwrap()));
+    // Ten reducer groups (r = 1000, l = 100).
+    let a = 1e-5 + 1e-2 / 16e6;
+    let p = Shuffle { intervals: Intervals::new(1000, 1000, 100).unwrap(), a: vec![a; 1000], s: 1.0, c: 1e-10, v: 1e15 };
+    c.bench_function("mapreduce/solve m=1000 r=1000 l=100", |b| b.iter(|| solve(black_box(&p)).unwrap()));
+}
+
+fn sweep(c: &mut Criterion) {
+    let raw = RawParams::new();
+    c.bench_function("mapreduce/evaluate (reference set, m=1000)", |b| {
+        b.iter(|| models::evaluate("mapreduce", black_box(&raw)).unwrap())
+    });
+    c.bench_function("mapreduce/sweep 50 values of m, one curve", |b| {
+        b.iter(|| models::sweep_series("mapreduce", "speedup-m-r", black_box(&raw), 3).unwrap())
+    });
+}
+
+criterion_group!(benches, shuffle, sweep);
+criterion_main!(benches);

@@ -1,0 +1,437 @@
+//! MapReduce as a divisible load (Berlinska and Drozdowski, presented in
+//! `papers/divisible-load-theory.md`, slides "DLT in MapReduce"): m mappers
+//! split the load V, send γα_i/r to each of r reducers over at most l
+//! channels at a time, and the reducers sort what they receive.
+//!
+//! The shuffle is the LP (4)-(7) over the interval tables itv and vti,
+//! solved exactly by [`schedule::solve`]; the reduce phase takes
+//! t_red = s_red + a_red z log₂ z with z = γV/r, and T = t_{N+1} + t_red.
+//!
+//! ```
+//! use isoperf::models::mapreduce::schedule::{solve, Intervals, Shuffle};
+//! // SPEC's public example: m = r = 4, l = 2, A = 1, V = 100, S = C = γ = 1.
+//! let p = Shuffle { intervals: Intervals::new(4, 4, 2).unwrap(), a: vec![1.0; 4], s: 1.0, c: 0.25, v: 100.0 };
+//! let opt = solve(&p).unwrap();
+//! assert!((opt.makespan() - 9982.0 / 123.0).abs() < 1e-9);
+//! ```
+
+use crate::chart::Chart;
+use crate::error::{ModelError, ParamError};
+use crate::format::sig;
+use crate::spec::{
+    AppliesWhen, ChartSpec, ChoiceOption, Level, MapPreset, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec,
+    Params, Preset, PresetGroup, PresetValue, Range, Remark, Scale, SweepSpec,
+};
+use crate::table::Table;
+
+use super::Model;
+
+pub mod schedule;
+mod views;
+
+use schedule::{Intervals, Method, Shuffle, Solution, SolveError, MAX_INTERVALS};
+
+/// Largest mapper or reducer count the calculator takes.
+pub const MAX_NODES: usize = 100_000;
+
+/// Valid inputs in the papers' units.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inputs {
+    pub intervals: Intervals,
+    /// A_i = a_map(i) + s_map/lu per mapper.
+    pub a: Vec<f64>,
+    pub s: f64,
+    pub c: f64,
+    pub gamma: f64,
+    pub v: f64,
+    pub a_red: f64,
+    pub s_red: f64,
+    /// The bisection width asked for (the schedule uses min(l, m)).
+    pub l: usize,
+}
+
+impl Inputs {
+    pub fn from_params(p: &Params) -> Result<Inputs, ModelError> {
+        let num = |key: &'static str| p.require_num(key);
+        let per_unit = num("s_map")? / num("lu")?;
+        let a_map: Vec<f64> = match p.choice("mappers") {
+            Some("heterogeneous") => p.require_list("a_map_list")?.to_vec(),
+            _ => vec![num("a_map")?; num("m")? as usize],
+        };
+        let m = a_map.len();
+        let (r, l) = (num("r")? as usize, num("l")? as usize);
+        let intervals = Intervals::new(m, r, l).ok_or_else(|| ParamError::constraint("m", "no mappers".into(), "at least one mapper".into()))?;
+        let count = intervals.count();
+        if count > MAX_INTERVALS {
+            return Err(ParamError::constraint(
+                "r",
+                format!("m = {m} mappers and r = {r} reducers in groups of l = {} give {count} shuffle intervals", intervals.width()),
+                format!("at most {MAX_INTERVALS} intervals (m·⌈r/l⌉ + l − 1): fewer reducers, fewer mappers or a wider bisection l"),
+            )
+            .into());
+        }
+        let inputs = Inputs {
+            intervals,
+            a: a_map.iter().map(|a| a + per_unit).collect(),
+            s: num("S")?,
+            c: num("C")?,
+            gamma: num("gamma")?,
+            v: num("V")?,
+            a_red: num("a_red")?,
+            s_red: num("s_red")?,
+            l,
+        };
+        let z = inputs.reducer_input();
+        if z < 1.0 {
+            return Err(ParamError::constraint(
+                "V",
+                format!("each reducer would receive γV/r = {} units, less than one, where z log₂ z is negative", sig(z, 4)),
+                format!("V ≥ r/γ = {} so every reducer gets at least one unit", sig(r as f64 / inputs.gamma, 6)),
+            )
+            .into());
+        }
+        Ok(inputs)
+    }
+
+    pub fn m(&self) -> usize {
+        self.intervals.m()
+    }
+
+    pub fn r(&self) -> usize {
+        self.intervals.r()
+    }
+
+    /// z = γV/r, what each reducer receives.
+    pub fn reducer_input(&self) -> f64 {
+        self.gamma * self.v / self.r() as f64
+    }
+
+    /// c = γC/r: time to send one unit of a mapper's part to one reducer.
+    pub fn send_rate(&self) -> f64 {
+        self.gamma * self.c / self.r() as f64
+    }
+
+    pub fn shuffle(&self) -> Shuffle {
+        Shuffle { intervals: self.intervals, a: self.a.clone(), s: self.s, c: self.send_rate(), v: self.v }
+    }
+
+    /// t_red = s_red + a_red z log₂ z.
+    pub fn t_red(&self) -> f64 {
+        let z = self.reducer_input();
+        self.s_red + self.a_red * z * libm::log2(z)
+    }
+
+    /// T_seq = S + A V + s_red + a_red (γV) log₂(γV): the fastest mapper
+    /// maps and reduces everything alone, nothing is shuffled.
+    pub fn t_seq(&self) -> f64 {
+        let a = self.a.iter().copied().fold(f64::INFINITY, f64::min);
+        let zv = self.gamma * self.v;
+        self.s + a * self.v + self.s_red + self.a_red * zv * libm::log2(zv)
+    }
+}
+
+/// Everything the model reports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    pub solution: Solution,
+    pub t_shuffle: f64,
+    pub t_red: f64,
+    pub t_seq: f64,
+}
+
+impl Evaluation {
+    pub fn t(&self) -> f64 {
+        self.t_shuffle + self.t_red
+    }
+    pub fn speedup(&self) -> f64 {
+        self.t_seq / self.t()
+    }
+}
+
+pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
+    let solution = schedule::solve(&inputs.shuffle()).map_err(|e| match e {
+        SolveError::TooLarge { .. } | SolveError::TooManyIntervals(_) => ModelError::param(ParamError::constraint(
+            "m",
+            e.to_string(),
+            format!("a schedule the exact solver covers: the chain method, or at most {} LP variables", schedule::MAX_SIMPLEX_SIZE),
+        )),
+        SolveError::Solver(message) => ModelError::Solver(message),
+    })?;
+    let t_shuffle = solution.makespan();
+    Ok(Evaluation { t_shuffle, t_red: inputs.t_red(), t_seq: inputs.t_seq(), solution })
+}
+
+const MAPPER_KINDS: &[ChoiceOption] = &[
+    ChoiceOption::new("identical", "Identical (one a_map)"),
+    ChoiceOption::new("heterogeneous", "Heterogeneous (per-mapper a_map)"),
+];
+
+const IDENTICAL: Option<AppliesWhen> = Some(AppliesWhen { key: "mappers", values: &["identical"] });
+const HETEROGENEOUS: Option<AppliesWhen> = Some(AppliesWhen { key: "mappers", values: &["heterogeneous"] });
+
+/// Defaults: the lecture's reference set.
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec::new("mappers", "Mappers", "", ParamKind::Choice { default: "identical", options: MAPPER_KINDS }, "Identical mappers share a_map; heterogeneous ones each have their own, started in list order.", "eq. (5): A_i"),
+    ParamSpec {
+        applies_when: IDENTICAL,
+        ..ParamSpec::new("m", "Mappers m", "", ParamKind::number(1000.0, Range::closed(1.0, MAX_NODES as f64), Scale::Log, true), "Number of mappers; mapper i starts after i start-ups.", "Assumptions & Notation")
+    },
+    ParamSpec::new("r", "Reducers r", "", ParamKind::number(100.0, Range::closed(1.0, MAX_NODES as f64), Scale::Log, true), "Number of reducers; each receives γV/r.", "Assumptions & Notation"),
+    ParamSpec::new("l", "Bisection width ℓ", "channels", ParamKind::number(100.0, Range::closed(1.0, MAX_NODES as f64), Scale::Log, true), "Most channels in use at once; reducers are served in groups of ℓ (min(ℓ, m) is used: one channel per mapper).", "Assumptions & Notation, itv"),
+    ParamSpec::new("V", "Load size V", "B", ParamKind::number(1e15, Range::positive(1e21), Scale::Log, false), "Total input (1 PB in the lecture).", "eq. (7)"),
+    ParamSpec::new("S", "Start-up S", "s", ParamKind::number(1.0, Range::closed(0.0, 1e9), Scale::Log, false), "Start-up of each processor; mapper i is ready after iS.", "eq. (5)"),
+    ParamSpec::new("C", "C (communication)", "s/B", ParamKind::number(1e-6, Range::closed(0.0, 1e9), Scale::Log, false), "Time per byte between two processors in an empty network (1/C is the link speed).", "eq. (6)"),
+    ParamSpec::new("gamma", "γ (map output ratio)", "", ParamKind::number(0.1, Range::positive(1e6), Scale::Log, false), "Mapper output as a fraction of its input; γα_i/r goes to each reducer.", "eq. (6)"),
+    ParamSpec {
+        applies_when: IDENTICAL,
+        ..ParamSpec::new("a_map", "a_map (map rate)", "s/B", ParamKind::number(1e-5, Range::positive(1e9), Scale::Log, false), "Map time per byte.", "Modeling Setting")
+    },
+    ParamSpec {
+        applies_when: HETEROGENEOUS,
+        ..ParamSpec::new("a_map_list", "a_map(i)", "s/B", ParamKind::List { default: &[1e-5, 1e-5, 2e-5, 2e-5], range: Range::positive(1e9), scale: Scale::Log, group: "mappers", max_len: MAX_NODES }, "Map time per byte of each mapper, in start order.", "eq. (5): A_i")
+    },
+    ParamSpec::new("s_map", "s_map (per load unit)", "s", ParamKind::number(1e-2, Range::closed(0.0, 1e9), Scale::Log, false), "Map start-up per load unit; spread over the unit it adds s_map/lu to each byte's cost.", "Modeling Setting"),
+    ParamSpec::new("lu", "Load unit lu", "B", ParamKind::number(16e6, Range::positive(1e18), Scale::Log, false), "Size of one load unit (16–64 MB).", "Modeling Setting"),
+    ParamSpec::new("a_red", "a_red (reduce rate)", "s/B", ParamKind::number(1e-5, Range::closed(0.0, 1e9), Scale::Log, false), "Reduce time factor: a reducer sorts z bytes in a_red z log₂ z.", "Modeling Setting"),
+    ParamSpec::new("s_red", "s_red (reduce start-up)", "s", ParamKind::number(1e-2, Range::closed(0.0, 1e9), Scale::Log, false), "Start-up of each reducer's computation.", "Modeling Setting"),
+];
+
+const OUTPUTS: &[OutputSpec] = &[
+    OutputSpec { key: "T", label: "Schedule length T", unit: "s", help: "t_{N+1} + t_red" },
+    OutputSpec { key: "t_shuffle", label: "End of shuffle t_{N+1}", unit: "s", help: "optimum of the LP (4)-(7)" },
+    OutputSpec { key: "t_red", label: "Reduce time t_red", unit: "s", help: "s_red + a_red z log₂ z, z = γV/r" },
+    OutputSpec { key: "speedup", label: "Speedup", unit: "", help: "T_seq / T" },
+    OutputSpec { key: "T_seq", label: "One machine T_seq", unit: "s", help: "S + AV + s_red + a_red γV log₂(γV)" },
+    OutputSpec { key: "t_map", label: "Last map ends t_m", unit: "s", help: "mS + A_m α_m" },
+    OutputSpec { key: "intervals", label: "Intervals N", unit: "", help: "itv(m, r)" },
+    OutputSpec { key: "A", label: "Map cost A", unit: "s/B", help: "a_map + s_map/lu (first mapper)" },
+    OutputSpec { key: "z", label: "Reducer input z", unit: "B", help: "γV/r" },
+    OutputSpec { key: "alpha", label: "Load parts α_i", unit: "B", help: "every α_i" },
+];
+
+const CHARTS: &[ChartSpec] = &[ChartSpec {
+    id: "gantt",
+    title: "Schedule",
+    caption: "Mappers start one after another (S), map their part, then send to one reducer per interval; reducers reduce once the shuffle ends.",
+}];
+
+const R_VALUES: &[f64] = &[10.0, 25.0, 50.0, 100.0, 200.0];
+const GAMMA_VALUES: &[f64] = &[1.0, 0.1, 0.01, 0.001];
+const L_VALUES: &[f64] = &[10.0, 25.0, 50.0, 100.0];
+
+const SWEEPS: &[SweepSpec] = &[
+    SweepSpec {
+        id: "speedup-m-r",
+        title: "Speedup vs m for several r",
+        caption: "ℓ = r for each curve (as in the reference set r = ℓ = 100); everything else as in the form.",
+        output: "speedup",
+        x: "m",
+        x_min: 1.0,
+        x_max: 10000.0,
+        points: 50,
+        x_log: true,
+        series: "r",
+        label: "r = ℓ",
+        values: R_VALUES,
+        linked: &["l"],
+        fixed: &[],
+    },
+    SweepSpec {
+        id: "speedup-m-gamma",
+        title: "Speedup vs m for several γ",
+        caption: "Everything else as in the form.",
+        output: "speedup",
+        x: "m",
+        x_min: 1.0,
+        x_max: 10000.0,
+        points: 50,
+        x_log: true,
+        series: "gamma",
+        label: "γ",
+        values: GAMMA_VALUES,
+        linked: &[],
+        fixed: &[],
+    },
+    SweepSpec {
+        id: "shuffle-m-l",
+        title: "Shuffle time vs m for several ℓ",
+        caption: "γ = 1, so every mapper sends as much as it reads; ℓ below r splits the reducers into groups served in turn. Everything else as in the form.",
+        output: "t_shuffle",
+        x: "m",
+        x_min: 1.0,
+        x_max: 10000.0,
+        points: 50,
+        x_log: true,
+        series: "l",
+        label: "ℓ",
+        values: L_VALUES,
+        linked: &[],
+        fixed: &[("gamma", 1.0)],
+    },
+];
+
+const PRESETS: &[Preset] = &[
+    Preset {
+        id: "reference",
+        label: "Lecture reference set (m = 1000, r = ℓ = 100, V = 1 PB)",
+        source: "Slides, Modeling Setting",
+        note: "lu = 16 MB, S = 1 s, C = 1e-6 s/B, γ = 0.1, a_map = a_red = 1e-5 s/B, s_map = s_red = 10 ms.",
+        values: &[
+            ("mappers", PresetValue::Choice("identical")),
+            ("m", PresetValue::Num(1000.0)),
+            ("r", PresetValue::Num(100.0)),
+            ("l", PresetValue::Num(100.0)),
+            ("V", PresetValue::Num(1e15)),
+            ("S", PresetValue::Num(1.0)),
+            ("C", PresetValue::Num(1e-6)),
+            ("gamma", PresetValue::Num(0.1)),
+            ("a_map", PresetValue::Num(1e-5)),
+            ("s_map", PresetValue::Num(1e-2)),
+            ("lu", PresetValue::Num(16e6)),
+            ("a_red", PresetValue::Num(1e-5)),
+            ("s_red", PresetValue::Num(1e-2)),
+        ],
+    },
+    Preset {
+        id: "example-4x4",
+        label: "Communication schedule m = r = 4, ℓ = 2",
+        source: "Slides, Communication Schedule; SPEC reproduction",
+        note: "A = 1 (a_map = 1, s_map = 0), V = 100, S = C = γ = 1, no reduce cost: α = (2284, 2732, 3292, 3992)/123, t₁₀ = 9982/123.",
+        values: &[
+            ("mappers", PresetValue::Choice("identical")),
+            ("m", PresetValue::Num(4.0)),
+            ("r", PresetValue::Num(4.0)),
+            ("l", PresetValue::Num(2.0)),
+            ("V", PresetValue::Num(100.0)),
+            ("S", PresetValue::Num(1.0)),
+            ("C", PresetValue::Num(1.0)),
+            ("gamma", PresetValue::Num(1.0)),
+            ("a_map", PresetValue::Num(1.0)),
+            ("s_map", PresetValue::Num(0.0)),
+            ("lu", PresetValue::Num(16e6)),
+            ("a_red", PresetValue::Num(0.0)),
+            ("s_red", PresetValue::Num(0.0)),
+        ],
+    },
+    Preset {
+        id: "heterogeneous-4",
+        label: "Four mappers, two of them half as fast",
+        source: "Illustration",
+        note: "The example's system with per-mapper map rates; the LP gives the slow mappers less.",
+        values: &[
+            ("mappers", PresetValue::Choice("heterogeneous")),
+            ("a_map_list", PresetValue::List(&[1.0, 1.0, 2.0, 2.0])),
+            ("r", PresetValue::Num(4.0)),
+            ("l", PresetValue::Num(2.0)),
+            ("V", PresetValue::Num(100.0)),
+            ("S", PresetValue::Num(1.0)),
+            ("C", PresetValue::Num(1.0)),
+            ("gamma", PresetValue::Num(1.0)),
+            ("s_map", PresetValue::Num(0.0)),
+            ("a_red", PresetValue::Num(0.0)),
+            ("s_red", PresetValue::Num(0.0)),
+        ],
+    },
+];
+
+const PRESET_GROUPS: &[PresetGroup] = &[PresetGroup { label: "Lecture examples", presets: PRESETS }];
+
+const NOTES: &[&str] = &[
+    "Speedup is T_seq / T with T_seq = S + AV + s_red + a_red (γV) log₂(γV): one machine (the fastest mapper) maps and reduces everything, with no shuffle.",
+    "The shuffle LP (4)-(7) is solved exactly. The chain method makes every interval before the last mapper exactly as long as its largest send, which is O(m + N); a dual solution then proves the result optimal. Where that proof fails (start-ups longer than transfers, many reducer groups on a slow network), the general simplex solves the LP with constraint generation. A remark says which method answered.",
+    "Everything is solved in scaled units (α/V, t/T0), so C = 1e-9 s/B beside V = 1e15 B loses nothing.",
+    "Intervals follow the original work's itv(i, j) = (⌈j/ℓ⌉ − 1)m + i + ((j − 1) mod ℓ), with ℓ taken as min(ℓ, m): no mapper can hold two channels at once. With r ≤ ℓ the shuffle is a plain pipeline, N = m + r − 1.",
+    "Reducers all receive z = γV/r and reduce for s_red + a_red z log₂ z after the shuffle ends; V must give each at least one unit.",
+    "Heterogeneous mappers each have their own a_map, started in list order; m is the length of the list.",
+];
+
+pub static SPEC: ModelSpec = ModelSpec {
+    id: "mapreduce",
+    title: "MapReduce as a divisible load",
+    paper: "Drozdowski — Divisible load theory, from basics to applications (lecture), after Berlinska and Drozdowski",
+    summary: "m mappers split V, shuffle γV to r reducers over at most ℓ channels, and the reducers sort: the load split and shuffle schedule from the LP (4)-(7), solved exactly, with the speedup.",
+    params: PARAMS,
+    outputs: OUTPUTS,
+    preset_groups: PRESET_GROUPS,
+    charts: CHARTS,
+    sweeps: SWEEPS,
+    datasets: &[],
+    maps: &[
+        MapPreset { id: "speedup-m-r", label: "Speedup: m vs r (ℓ as in the form)", output: "speedup", x: "m:10:10000:log", y: "r:10:1000:log", levels: &[25.0, 50.0, 100.0], grid: 64, values: &[] },
+        MapPreset { id: "speedup-m-gamma", label: "Speedup: m vs γ", output: "speedup", x: "m:10:10000:log", y: "gamma:0.001:1:log", levels: &[25.0, 50.0, 100.0], grid: 64, values: &[] },
+    ],
+    gaps: "no schedule: the LP is outside the exact solver's interactive range there",
+    notes: NOTES,
+};
+
+/// The `mapreduce` model of the registry.
+pub struct MapReduce;
+
+impl Model for MapReduce {
+    fn spec(&self) -> &'static ModelSpec {
+        &SPEC
+    }
+
+    fn evaluate(&self, p: &Params) -> Result<crate::spec::Outputs, ModelError> {
+        let inputs = Inputs::from_params(p)?;
+        let e = evaluate(&inputs)?;
+        let m = inputs.m();
+        Ok(crate::spec::Outputs(vec![
+            ("T", OutValue::Num(e.t())),
+            ("t_shuffle", OutValue::Num(e.t_shuffle)),
+            ("t_red", OutValue::Num(e.t_red)),
+            ("speedup", OutValue::Num(e.speedup())),
+            ("T_seq", OutValue::Num(e.t_seq)),
+            ("t_map", OutValue::Num(e.solution.t.get(m - 1).copied().unwrap_or(f64::NAN))),
+            ("intervals", OutValue::Num(inputs.intervals.count() as f64)),
+            ("A", OutValue::Num(inputs.a.first().copied().unwrap_or(f64::NAN))),
+            ("z", OutValue::Num(inputs.reducer_input())),
+            ("alpha", OutValue::Array(e.solution.alpha.clone())),
+        ]))
+    }
+
+    fn tables(&self, p: &Params) -> Result<Vec<Table>, ModelError> {
+        let inputs = Inputs::from_params(p)?;
+        let e = evaluate(&inputs)?;
+        Ok(vec![views::schedule_table(&inputs, &e), views::interval_table(&inputs), views::reproduction_table()])
+    }
+
+    fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError> {
+        let inputs = Inputs::from_params(p)?;
+        let e = evaluate(&inputs)?;
+        views::chart(id, &inputs, &e)
+    }
+
+    fn sweep_note(&self, sweep: &SweepSpec, p: &Params, data: &super::SweepData) -> Option<String> {
+        views::observation(sweep, p, data)
+    }
+
+    fn remarks(&self, p: &Params) -> Result<Vec<Remark>, ModelError> {
+        let inputs = Inputs::from_params(p)?;
+        let e = evaluate(&inputs)?;
+        let mut out = Vec::new();
+        let method = match e.solution.method {
+            Method::Chain => "the chain method (every interval before the last mapper as long as its largest send), proved optimal by a dual solution".to_string(),
+            Method::Simplex { rounds, constraints } => format!(
+                "the general simplex: the chain form is not optimal here (start-ups outlast transfers, or many reducer groups); {constraints} constraints after {rounds} rounds of constraint generation"
+            ),
+        };
+        out.push(Remark { key: Some("t_shuffle"), level: Level::Info, text: format!("Solved by {method}.") });
+        if inputs.l > inputs.m() {
+            out.push(Remark {
+                key: Some("l"),
+                level: Level::Info,
+                text: format!("ℓ = {} is wider than m = {}: a mapper holds one channel at a time, so ℓ = {} is used.", inputs.l, inputs.m(), inputs.m()),
+            });
+        }
+        let share = e.t_red / e.t();
+        if share > 0.5 {
+            out.push(Remark {
+                key: Some("t_red"),
+                level: Level::Info,
+                text: format!("The reduce phase is {}% of T: more mappers can only shorten the rest, so speedup levels off near T_seq/t_red = {}.", sig(100.0 * share, 3), sig(e.t_seq / e.t_red, 4)),
+            });
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,483 @@
+//! The shuffle schedule of MapReduce as a divisible load (Berlinska and
+//! Drozdowski, in `papers/divisible-load-theory.md`, slides "DLT in
+//! MapReduce", LP (4)-(7)), and an exact algorithm for it.
+//!
+//! Mapper i starts after i start-ups and maps its part α_i; the interval
+//! boundaries are t_i = iS + A_i α_i (i ≤ m). In interval n every mapper of
+//! vti(n) sends γα_k/r to one reducer, so the interval lasts at least
+//! c α_k with c = γC/r. The LP minimises t_{N+1}, N = itv(m, r).
+//!
+//! # The chain method
+//!
+//! For n < m the interval lengths are fixed by the mappers' finishing times,
+//! so the LP's constraints there read
+//! A_{n+1} α_{n+1} − A_n α_n + S ≥ c max_{k ∈ vti(n)} α_k,
+//! and for n ≥ m the lengths are free: t_{N+1} = t_m + c Σ_{n ≥ m} max_{k ∈ vti(n)} α_k.
+//! [`chain`] makes every constraint for n < m tight at its largest sender
+//! h(n). Then α is affine in α_1 (one O(m) pass), Σα = V fixes α_1, and the
+//! senders h(n) are re-read from the result until they agree (normally at
+//! once: α grows along the pipeline). The candidate is then *proved*
+//! optimal by LP duality: with dual u_i for the mapper equations, w for
+//! Σα = V and the flow F_n = Σ_{i ≤ n} u_i through interval n put on h(n),
+//! complementary slackness gives u_k = (w − c Y_k)/A_k with
+//! Y_k = Σ_{n : h(n) = k} F_n, which one backward pass solves affinely in
+//! w; F_n ≥ 0 is dual feasibility and Σ kS u_k + w = t_{N+1} closes the gap.
+//! Where the certificate fails (start-ups S that outlast transfers, many
+//! reducer groups against a slow network) the general LP is solved by
+//! simplex with constraint generation ([`simplex`]).
+//!
+//! Everything is solved in scaled units (α/V, t/T0) so that coefficients
+//! from 1e-9 to 1e15 stay within a few orders of each other.
+
+use std::collections::VecDeque;
+
+/// Largest number of intervals N the calculator schedules.
+pub const MAX_INTERVALS: usize = 2_000_000;
+
+/// Largest LP the simplex fallback takes on (mappers plus free intervals):
+/// about 0.2 s natively at this size, under half a second in the browser.
+pub const MAX_SIMPLEX_SIZE: usize = 400;
+
+/// The interval tables itv(i, j) and vti(n) of m mappers and r reducers
+/// with at most l channels in use at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Intervals {
+    m: usize,
+    r: usize,
+    l: usize,
+}
+
+/// The mappers i = lo..=hi that send in one interval to reducer group
+/// `group` (reducers group·l + 1 …), mapper i to reducer group·l + (n − group·m − i) + 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Senders {
+    pub lo: usize,
+    pub hi: usize,
+    pub group: usize,
+}
+
+impl Intervals {
+    /// `None` unless m, r, l ≥ 1. The width used is min(l, m): wider
+    /// than m, one channel per mapper could not hold.
+    pub fn new(m: usize, r: usize, l: usize) -> Option<Intervals> {
+        (m >= 1 && r >= 1 && l >= 1).then_some(Intervals { m, r, l: l.min(m) })
+    }
+
+    pub fn m(&self) -> usize {
+        self.m
+    }
+
+    pub fn r(&self) -> usize {
+        self.r
+    }
+
+    /// The bisection width in use, min(l, m).
+    pub fn width(&self) -> usize {
+        self.l
+    }
+
+    /// Reducer groups of l (the last may be smaller).
+    pub fn groups(&self) -> usize {
+        self.r.div_ceil(self.l)
+    }
+
+    fn group_size(&self, g: usize) -> usize {
+        self.l.min(self.r.saturating_sub(g * self.l))
+    }
+
+    /// itv(i, j) = (⌈j/l⌉ − 1) m + i + ((j − 1) mod l), for 1 ≤ i ≤ m, 1 ≤ j ≤ r.
+    pub fn itv(&self, i: usize, j: usize) -> usize {
+        (j.div_ceil(self.l) - 1) * self.m + i + (j - 1) % self.l
+    }
+
+    /// N = itv(m, r), the number of intervals.
+    pub fn count(&self) -> usize {
+        self.itv(self.m, self.r)
+    }
+
+    /// vti(n) as at most two ranges of mappers (two reducer groups overlap
+    /// for l − 1 intervals).
+    pub fn senders(&self, n: usize) -> impl Iterator<Item = Senders> + '_ {
+        let top = n.saturating_sub(1) / self.m;
+        [top.checked_sub(1), Some(top)].into_iter().flatten().filter_map(move |g| {
+            if g >= self.groups() || n == 0 {
+                return None;
+            }
+            let offset = n - g * self.m; // ≥ 1 since g ≤ (n − 1)/m
+            let lo = (offset + 1).saturating_sub(self.group_size(g)).max(1);
+            let hi = offset.min(self.m);
+            (lo <= hi).then_some(Senders { lo, hi, group: g })
+        })
+    }
+
+    /// The reducer mapper i sends to in interval n, if it sends.
+    pub fn reducer(&self, i: usize, n: usize) -> Option<usize> {
+        self.senders(n).find(|s| (s.lo..=s.hi).contains(&i)).map(|s| s.group * self.l + (n - s.group * self.m - i) + 1)
+    }
+
+    /// For every interval n = 1..=N, the sender with the largest part
+    /// (`x[k − 1]` is mapper k's), by a sliding-window maximum per reducer
+    /// group: O(N) in all.
+    pub fn largest_senders(&self, x: &[f64]) -> Vec<usize> {
+        let n_total = self.count();
+        let mut best = vec![0usize; n_total];
+        let value = |k: usize| x.get(k.wrapping_sub(1)).copied().unwrap_or(f64::NEG_INFINITY);
+        let mut window: VecDeque<usize> = VecDeque::new();
+        for g in 0..self.groups() {
+            let size = self.group_size(g);
+            window.clear();
+            let first = g * self.m + 1;
+            for n in first..first + self.m + size - 1 {
+                let offset = n - g * self.m;
+                let (lo, hi) = ((offset + 1).saturating_sub(size).max(1), offset.min(self.m));
+                if offset <= self.m {
+                    while window.back().is_some_and(|&b| value(b) <= value(hi)) {
+                        window.pop_back();
+                    }
+                    window.push_back(hi);
+                }
+                while window.front().is_some_and(|&f| f < lo) {
+                    window.pop_front();
+                }
+                if let (Some(&top), Some(slot)) = (window.front(), best.get_mut(n - 1)) {
+                    if *slot == 0 || value(top) > value(*slot) {
+                        *slot = top;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// One shuffle problem: the LP (4)-(7).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shuffle {
+    pub intervals: Intervals,
+    /// A_i, the map time per load unit of each mapper (length m).
+    pub a: Vec<f64>,
+    /// Start-up S of each mapper.
+    pub s: f64,
+    /// c = γC/r: the time to send one unit of a mapper's part to one reducer.
+    pub c: f64,
+    pub v: f64,
+}
+
+/// How the optimum was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Every constraint before the last mapper tight, proved optimal by a
+    /// dual solution.
+    Chain,
+    /// The general simplex (microlp) with constraint generation.
+    Simplex { rounds: usize, constraints: usize },
+}
+
+/// An optimal schedule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solution {
+    /// α_1 … α_m.
+    pub alpha: Vec<f64>,
+    /// t_1 … t_{N+1}; t[n − 1] is the start of interval n.
+    pub t: Vec<f64>,
+    /// The mapper with the largest part in each interval (h(1) … h(N)).
+    pub largest: Vec<usize>,
+    pub method: Method,
+}
+
+impl Solution {
+    /// t_{N+1}, the end of the shuffle.
+    pub fn makespan(&self) -> f64 {
+        self.t.last().copied().unwrap_or(0.0)
+    }
+}
+
+/// Why no schedule could be computed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SolveError {
+    /// Too many intervals to tabulate.
+    TooManyIntervals(usize),
+    /// The chain method does not apply and the LP is too large for the
+    /// general simplex in interactive time.
+    TooLarge { size: usize },
+    /// The general solver failed (numerical trouble).
+    Solver(String),
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::TooManyIntervals(n) => write!(f, "the schedule would have {n} intervals; at most {MAX_INTERVALS} are supported"),
+            SolveError::TooLarge { size } => write!(
+                f,
+                "the optimum is not of the chain form here (start-ups outlast transfers, or many reducer groups share a slow network), and the general LP with {size} variables exceeds the interactive limit of {MAX_SIMPLEX_SIZE}; use fewer mappers or a wider bisection"
+            ),
+            SolveError::Solver(m) => write!(f, "the LP solver failed: {m}"),
+        }
+    }
+}
+
+/// Scaled coefficients: loads in units of V, times in units of T0.
+struct Scaled {
+    a: Vec<f64>,
+    s: f64,
+    c: f64,
+    t0: f64,
+}
+
+impl Shuffle {
+    fn scaled(&self) -> Scaled {
+        let m = self.intervals.m() as f64;
+        let a_max = self.a.iter().copied().fold(0.0, f64::max);
+        let t0 = m * self.s + a_max * self.v / m + self.c * self.v;
+        let t0 = if t0 > 0.0 && t0.is_finite() { t0 } else { 1.0 };
+        Scaled { a: self.a.iter().map(|a| a * self.v / t0).collect(), s: self.s / t0, c: self.c * self.v / t0, t0 }
+    }
+
+    /// Interval boundaries for scaled parts x: t_n = nS + A_n x_n (n ≤ m),
+    /// then each free interval as long as its largest send.
+    fn boundaries(&self, sc: &Scaled, x: &[f64], largest: &[usize]) -> Vec<f64> {
+        let m = self.intervals.m();
+        let mut t: Vec<f64> = x.iter().zip(&sc.a).enumerate().map(|(i, (x, a))| (i + 1) as f64 * sc.s + a * x).collect();
+        let mut last = t.last().copied().unwrap_or(0.0);
+        for &k in largest.iter().skip(m - 1) {
+            last += sc.c * x.get(k.wrapping_sub(1)).copied().unwrap_or(0.0);
+            t.push(last);
+        }
+        t
+    }
+
+    fn unscale(&self, sc: &Scaled, x: Vec<f64>, t: Vec<f64>, largest: Vec<usize>, method: Method) -> Solution {
+        Solution {
+            alpha: x.into_iter().map(|x| x * self.v).collect(),
+            t: t.into_iter().map(|t| t * sc.t0).collect(),
+            largest,
+            method,
+        }
+    }
+}
+
+/// Solves the LP (4)-(7): by the chain method when its optimality
+/// certificate holds, else by the general simplex.
+pub fn solve(p: &Shuffle) -> Result<Solution, SolveError> {
+    let n = p.intervals.count();
+    if n > MAX_INTERVALS {
+        return Err(SolveError::TooManyIntervals(n));
+    }
+    match chain(p) {
+        Some(s) => Ok(s),
+        None => simplex(p),
+    }
+}
+
+/// Relative tolerance of the optimality certificate.
+const CERTIFICATE_TOL: f64 = 1e-9;
+
+/// The chain method with its duality certificate; `None` when the
+/// certificate fails (the optimum is of another form).
+pub fn chain(p: &Shuffle) -> Option<Solution> {
+    let iv = p.intervals;
+    let m = iv.m();
+    if p.a.len() != m {
+        return None;
+    }
+    let sc = p.scaled();
+    // h[k − 1]: the sender whose constraint is tight in interval k < m.
+    let mut h: Vec<usize> = (1..m).collect();
+    let mut x = vec![0.0; m];
+    for _round in 0..8 {
+        affine_chain(&sc, &h, &mut x)?;
+        let largest = iv.largest_senders(&x);
+        let mut changed = false;
+        for (slot, &best) in h.iter_mut().zip(&largest) {
+            let (now, top) = (value(&x, *slot), value(&x, best));
+            if top > now + 1e-12 * top.abs() {
+                *slot = best;
+                changed = true;
+            }
+        }
+        if changed {
+            continue;
+        }
+        if x.iter().any(|&v| v < -1e-12) {
+            return None;
+        }
+        // The tight senders for n < m, the largest ones after.
+        let mut tight = h.clone();
+        tight.extend(largest.iter().skip(m - 1));
+        let t = p.boundaries(&sc, &x, &tight);
+        certify(&sc, &x, &t, &tight)?;
+        for v in &mut x {
+            *v = v.max(0.0);
+        }
+        return Some(p.unscale(&sc, x, t, tight, Method::Chain));
+    }
+    None
+}
+
+fn value(x: &[f64], k: usize) -> f64 {
+    x.get(k.wrapping_sub(1)).copied().unwrap_or(f64::NAN)
+}
+
+/// x with A_{k+1} x_{k+1} = A_k x_k − S + c x_{h(k)} for k < m and Σx = 1,
+/// as x = a + b x_1.
+fn affine_chain(sc: &Scaled, h: &[usize], x: &mut [f64]) -> Option<()> {
+    let m = x.len();
+    let mut ab: Vec<(f64, f64)> = Vec::with_capacity(m);
+    ab.push((0.0, 1.0));
+    for (k, &hk) in h.iter().enumerate() {
+        let (&(a_k, b_k), &(a_h, b_h)) = (ab.get(k)?, ab.get(hk.checked_sub(1)?)?);
+        let (ak, ak1) = (*sc.a.get(k)?, *sc.a.get(k + 1)?);
+        ab.push(((ak * a_k - sc.s + sc.c * a_h) / ak1, (ak * b_k + sc.c * b_h) / ak1));
+    }
+    let (sa, sb) = ab.iter().fold((0.0, 0.0), |(sa, sb), (a, b)| (sa + a, sb + b));
+    let x1 = (1.0 - sa) / sb;
+    for (slot, (a, b)) in x.iter_mut().zip(&ab) {
+        *slot = a + b * x1;
+    }
+    x.iter().all(|v| v.is_finite()).then_some(())
+}
+
+/// Builds the dual solution of the tight pattern and checks it: dual
+/// feasibility (every interval's flow F_n ≥ 0) and a zero duality gap.
+fn certify(sc: &Scaled, x: &[f64], t: &[f64], tight: &[usize]) -> Option<()> {
+    let m = x.len();
+    // Y_k = Σ_{n: h(n) = k} F_n, with F_n = 1 − G_n, G_n = Σ_{i > n} u_i,
+    // all affine in w: (p, q) means p + q w.
+    let mut bucket = vec![(0.0f64, 0.0f64); m];
+    for &k in tight.iter().skip(m - 1) {
+        bucket.get_mut(k.checked_sub(1)?)?.0 += 1.0; // F_n = 1 for n ≥ m
+    }
+    let mut u = vec![(0.0f64, 0.0f64); m];
+    let mut g = (0.0f64, 0.0f64); // G_k
+    for k in (1..=m).rev() {
+        if k < m {
+            let hk = *tight.get(k - 1)?;
+            let b = bucket.get_mut(hk.checked_sub(1)?)?;
+            b.0 += 1.0 - g.0;
+            b.1 -= g.1;
+        }
+        let (by, a) = (*bucket.get(k - 1)?, *sc.a.get(k - 1)?);
+        let uk = ((-sc.c * by.0) / a, (1.0 - sc.c * by.1) / a);
+        *u.get_mut(k - 1)? = uk;
+        g = (g.0 + uk.0, g.1 + uk.1);
+    }
+    // Σu = 1 fixes w.
+    let w = (1.0 - g.0) / g.1;
+    if !w.is_finite() {
+        return None;
+    }
+    let scale = t.last().copied()?.abs().max(sc.s);
+    // Dual feasibility: F_n = Σ_{i ≤ n} u_i ≥ 0 for n < m.
+    let mut f = 0.0;
+    let mut dual = w;
+    for (k, (p, q)) in u.iter().enumerate() {
+        let uk = p + q * w;
+        f += uk;
+        if k + 1 < m && f < -CERTIFICATE_TOL * f.abs().max(1.0) {
+            return None;
+        }
+        dual += (k + 1) as f64 * sc.s * uk;
+    }
+    // Primal feasibility of the tight pattern, then the gap.
+    let primal = t.last().copied()?;
+    for (n, &k) in tight.iter().enumerate().take(m - 1) {
+        let slack = t.get(n + 1)? - t.get(n)? - sc.c * value(x, k);
+        if slack < -CERTIFICATE_TOL * scale {
+            return None;
+        }
+    }
+    ((primal - dual).abs() <= CERTIFICATE_TOL * scale).then_some(())
+}
+
+/// The general LP by simplex (microlp) on the reduced form — parts x_k and
+/// free interval lengths d_n (n ≥ m) — adding, round by round, the
+/// constraint of each interval's largest sender until none is violated.
+pub fn simplex(p: &Shuffle) -> Result<Solution, SolveError> {
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+    let iv = p.intervals;
+    let m = iv.m();
+    let n_total = iv.count();
+    let size = n_total + 1;
+    if size > MAX_SIMPLEX_SIZE {
+        return Err(SolveError::TooLarge { size });
+    }
+    let sc = p.scaled();
+    // Cuts per interval: start with the newest mapper of each sender range.
+    let mut cuts: Vec<Vec<usize>> = (1..=n_total).map(|n| iv.senders(n).map(|s| s.hi).collect()).collect();
+    for round in 1..=50 {
+        let mut lp = Problem::new(OptimizationDirection::Minimize);
+        let last_a = sc.a.last().copied().unwrap_or(1.0);
+        let x: Vec<_> = (0..m).map(|k| lp.add_var(if k + 1 == m { last_a } else { 0.0 }, (0.0, f64::INFINITY))).collect();
+        let d: Vec<_> = (m..=n_total).map(|_| lp.add_var(1.0, (0.0, f64::INFINITY))).collect();
+        lp.add_constraint(x.iter().map(|&v| (v, 1.0)).collect::<Vec<_>>(), ComparisonOp::Eq, 1.0);
+        let mut count = 1;
+        for (n, ks) in (1..=n_total).zip(&cuts) {
+            for &k in ks {
+                let xk = *x.get(k - 1).ok_or_else(|| SolveError::Solver("bad sender".into()))?;
+                if n < m {
+                    // A_{n+1} x_{n+1} − A_n x_n − c x_k ≥ −S
+                    let (an, an1) = (sc.a.get(n - 1).copied().unwrap_or(0.0), sc.a.get(n).copied().unwrap_or(0.0));
+                    let (xn, xn1) = (x.get(n - 1).copied(), x.get(n).copied());
+                    let (Some(xn), Some(xn1)) = (xn, xn1) else { continue };
+                    let mut terms = vec![(xn1, an1), (xn, -an)];
+                    match terms.iter_mut().find(|(v, _)| *v == xk) {
+                        Some(term) => term.1 -= sc.c,
+                        None => terms.push((xk, -sc.c)),
+                    }
+                    lp.add_constraint(terms, ComparisonOp::Ge, -sc.s);
+                } else if let Some(&dn) = d.get(n - m) {
+                    lp.add_constraint(vec![(dn, 1.0), (xk, -sc.c)], ComparisonOp::Ge, 0.0);
+                }
+                count += 1;
+            }
+        }
+        lp.set_time_limit(std::time::Duration::from_secs(5));
+        let solution = lp
+            .solve()
+            .map_err(|e| SolveError::Solver(e.to_string()))?
+            .into_solution()
+            .map_err(|_| SolveError::Solver("no solution within the time limit".into()))?;
+        let xs: Vec<f64> = x.iter().map(|&v| solution.var_value(v).max(0.0)).collect();
+        let largest = iv.largest_senders(&xs);
+        let mut added = false;
+        for (n, (&k, ks)) in (1..=n_total).zip(largest.iter().zip(cuts.iter_mut())) {
+            if ks.contains(&k) {
+                continue;
+            }
+            let slack = if n < m {
+                let an = sc.a.get(n - 1).copied().unwrap_or(0.0) * value(&xs, n);
+                let an1 = sc.a.get(n).copied().unwrap_or(0.0) * value(&xs, n + 1);
+                an1 - an + sc.s - sc.c * value(&xs, k)
+            } else {
+                d.get(n - m).map_or(0.0, |&dn| solution.var_value(dn)) - sc.c * value(&xs, k)
+            };
+            if slack < -1e-9 {
+                ks.push(k);
+                added = true;
+            }
+        }
+        if !added {
+            let t = p.boundaries(&sc, &xs, &largest);
+            return Ok(p.unscale(&sc, xs, t, largest, Method::Simplex { rounds: round, constraints: count }));
+        }
+    }
+    Err(SolveError::Solver("constraint generation did not settle in 50 rounds".into()))
+}
+
+/// The case r = 1 with identical mappers in closed form (every constraint
+/// tight): α_k = ρ^{k−1}(α_1 − S/c) + S/c with ρ = 1 + c/A, so
+/// α_1 = (V + (S/A) F(m)) / G(m) and α_m = α_1 + G(m − 1)(c α_1/A − S/A),
+/// t_{m+1} = mS + (A + c) α_m, where G(j) = Σ_{i<j} ρ^i and F(j) = (G(j) − j) A/c
+/// are the series of [`crate::models::dlt::schedule::growth`]. It is the
+/// optimum whenever every α_k ≥ 0.
+pub fn single_reducer(m: usize, a: f64, s: f64, c: f64, v: f64) -> (f64, f64, f64) {
+    use crate::models::dlt::schedule::growth;
+    let u = c / a;
+    let mf = m as f64;
+    let gm = growth(u, mf);
+    let g_prev = growth(u, mf - 1.0);
+    let alpha_1 = (v + s / a * gm.f) / gm.g;
+    let alpha_m = alpha_1 + g_prev.g * (u * alpha_1 - s / a);
+    (alpha_1, alpha_m, mf * s + (a + c) * alpha_m)
+}

@@ -1,0 +1,348 @@
+//! Tables, the Gantt chart and the sweep observations of the MapReduce model.
+
+use crate::chart::{Axis, Chart, Corner, Series, Span};
+use crate::error::ModelError;
+use crate::format::sig;
+use crate::models::SweepData;
+use crate::spec::{num, Params, Scale, SweepSpec, Value};
+use crate::table::{Row, Status, Table};
+
+use super::schedule::{solve, Intervals, Shuffle};
+use super::{evaluate, Evaluation, Inputs};
+
+/// Mapper and reducer rows shown in the Gantt chart and the tables.
+const MAPPER_ROWS: usize = 8;
+const REDUCER_ROWS: usize = 4;
+const TABLE_ROWS: usize = 12;
+
+/// `count` indices from 1..=n, evenly spread, always with the first and last.
+fn sample(n: usize, count: usize) -> Vec<usize> {
+    if n <= count {
+        return (1..=n).collect();
+    }
+    let mut out: Vec<usize> = (0..count).map(|k| 1 + (k * (n - 1)) / (count - 1).max(1)).collect();
+    out.dedup();
+    out
+}
+
+/// "1–2, 5–6": runs of consecutive numbers.
+fn runs(xs: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut k = 0;
+    while let Some(&start) = xs.get(k) {
+        let mut end = start;
+        while xs.get(k + 1) == Some(&(end + 1)) {
+            end += 1;
+            k += 1;
+        }
+        parts.push(if end == start { format!("{start}") } else { format!("{start}–{end}") });
+        k += 1;
+    }
+    parts.join(", ")
+}
+
+/// The intervals mapper i sends in, ascending.
+fn sends_of(iv: &Intervals, i: usize) -> Vec<usize> {
+    (1..=iv.r()).map(|j| iv.itv(i, j)).collect()
+}
+
+pub fn schedule_table(inputs: &Inputs, e: &Evaluation) -> Table {
+    let iv = &inputs.intervals;
+    let m = iv.m();
+    let c = inputs.send_rate();
+    let t = &e.solution.t;
+    let rows = sample(m, TABLE_ROWS)
+        .into_iter()
+        .map(|i| {
+            let alpha = e.solution.alpha.get(i - 1).copied().unwrap_or(f64::NAN);
+            let sends = sends_of(iv, i);
+            let shown = if sends.len() > 24 {
+                format!("{} … ({} in all)", runs(sends.get(..12).unwrap_or(&[])), sends.len())
+            } else {
+                runs(&sends)
+            };
+            Row {
+                cells: vec![
+                    format!("M{i}"),
+                    sig(alpha, 6),
+                    format!("{}%", sig(100.0 * alpha / inputs.v, 4)),
+                    sig(i as f64 * inputs.s, 6),
+                    sig(t.get(i - 1).copied().unwrap_or(f64::NAN), 6),
+                    shown,
+                    sig(c * alpha, 4),
+                ],
+                status: Status::Plain,
+                remark: None,
+            }
+        })
+        .collect();
+    let shown = if m > TABLE_ROWS { format!(", {TABLE_ROWS} of {m} shown") } else { String::new() };
+    Table {
+        id: "schedule",
+        title: format!("Load split and shuffle on {m} mappers{shown}"),
+        caption: "Mapper i is ready after iS, maps α_i until t_i = iS + A_i α_i, then sends γα_i/r to one reducer in each of its intervals (itv(i, 1) … itv(i, r)), each send taking γCα_i/r.".into(),
+        columns: ["mapper", "α_i", "share of V", "maps from (s)", "maps until t_i (s)", "sends in intervals", "each send (s)"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+        notes: vec![format!(
+            "The shuffle ends at t_{{N+1}} = {} s after N = {} intervals; the reducers then take t_red = {} s, so T = {} s.",
+            sig(e.t_shuffle, 8),
+            iv.count(),
+            sig(e.t_red, 6),
+            sig(e.t(), 8)
+        )],
+    }
+}
+
+/// itv(i, j) for a sample of mappers and reducers, and who sends in each interval.
+pub fn interval_table(inputs: &Inputs) -> Table {
+    let iv = &inputs.intervals;
+    let reducers = sample(iv.r(), 10);
+    let rows = sample(iv.m(), TABLE_ROWS)
+        .into_iter()
+        .map(|i| {
+            let mut cells = vec![format!("M{i}")];
+            cells.extend(reducers.iter().map(|&j| iv.itv(i, j).to_string()));
+            Row { cells, status: Status::Plain, remark: None }
+        })
+        .collect();
+    let mut columns = vec!["itv(i, j)".to_string()];
+    columns.extend(reducers.iter().map(|j| format!("R{j}")));
+    let vti: Vec<String> = sample(iv.count(), 12)
+        .into_iter()
+        .map(|n| {
+            let who: Vec<String> = iv
+                .senders(n)
+                .map(|s| if s.lo == s.hi { format!("{}", s.lo) } else { format!("{}–{}", s.lo, s.hi) })
+                .collect();
+            format!("vti({n}) = {{{}}}", who.join(", "))
+        })
+        .collect();
+    Table {
+        id: "intervals",
+        title: format!("Interval table itv(i, j): {} mappers, {} reducers, ℓ = {}", iv.m(), iv.r(), iv.width()),
+        caption: "The interval in which mapper i sends to reducer j. Reducers form groups of ℓ; each mapper holds one channel and each reducer one at a time, at most ℓ in all.".into(),
+        columns,
+        rows,
+        notes: vec![format!("N = itv(m, r) = {} intervals. {}", iv.count(), vti.join("; "))],
+    }
+}
+
+/// SPEC's public example, m = r = 4, ℓ = 2: published vs computed.
+pub fn reproduction_table() -> Table {
+    const ALPHA: [f64; 4] = [2284.0, 2732.0, 3292.0, 3992.0];
+    let p = Intervals::new(4, 4, 2).map(|iv| Shuffle { intervals: iv, a: vec![1.0; 4], s: 1.0, c: 0.25, v: 100.0 });
+    let opt = p.as_ref().and_then(|p| solve(p).ok());
+    let row = |what: String, published: f64, exact: &str, ours: f64| {
+        let agrees = (ours - published).abs() <= 1e-9 * published.abs();
+        Row {
+            cells: vec![what, exact.to_string(), sig(published, 10), sig(ours, 10)],
+            status: if agrees { Status::Agrees } else { Status::Disagrees },
+            remark: None,
+        }
+    };
+    let mut rows: Vec<Row> = ALPHA
+        .iter()
+        .enumerate()
+        .map(|(k, a)| {
+            let ours = opt.as_ref().and_then(|o| o.alpha.get(k).copied()).unwrap_or(f64::NAN);
+            row(format!("α_{}", k + 1), a / 123.0, &format!("{a}/123"), ours)
+        })
+        .collect();
+    rows.push(row("t_10".into(), 9982.0 / 123.0, "9982/123", opt.as_ref().map_or(f64::NAN, |o| o.makespan())));
+    Table {
+        id: "reproduction",
+        title: "Reproduction: the communication schedule m = r = 4, ℓ = 2".into(),
+        caption: "A = 1, V = 100, S = C = γ = 1 (SPEC's public example); agreement to 1e-9 relative.".into(),
+        columns: ["quantity", "exact", "published", "isoperf"].map(String::from).to_vec(),
+        rows,
+        notes: vec!["Intervals per mapper: M1 {1, 2, 5, 6}, M2 {2, 3, 6, 7}, M3 {3, 4, 7, 8}, M4 {4, 5, 8, 9}.".into()],
+    }
+}
+
+/// Joins spans on one row that are closer than `gap` (thousands of sends
+/// read as one receive window at m = 1000).
+fn merged(mut spans: Vec<(f64, f64)>, gap: f64) -> Vec<(f64, f64)> {
+    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    for (from, to) in spans {
+        match out.last_mut() {
+            Some(last) if from <= last.1 + gap => last.1 = last.1.max(to),
+            _ => out.push((from, to)),
+        }
+    }
+    out
+}
+
+pub fn chart(id: &str, inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelError> {
+    if id != "gantt" {
+        return Err(ModelError::Unknown { what: "chart", name: id.into(), known: vec!["gantt".into()] });
+    }
+    let iv = &inputs.intervals;
+    let (m, r) = (iv.m(), iv.r());
+    let c = inputs.send_rate();
+    let t = &e.solution.t;
+    let alpha = &e.solution.alpha;
+    let total = e.t();
+    // In a large schedule, sends closer than 1/1000 of T merge into one bar;
+    // a small one shows every send.
+    let summarise = m * r > 64;
+    let gap = total / 1000.0;
+    let merged = |spans: Vec<(f64, f64)>, gap: f64| if summarise { merged(spans, gap) } else { spans };
+    let mappers = sample(m, MAPPER_ROWS);
+    let reducers = sample(r, REDUCER_ROWS);
+    let rows = mappers.len() + reducers.len();
+    let y = |k: usize| (rows - k) as f64;
+    let send = |i: usize, n: usize| -> (f64, f64) {
+        let from = t.get(n - 1).copied().unwrap_or(f64::NAN);
+        (from, from + c * alpha.get(i - 1).copied().unwrap_or(f64::NAN))
+    };
+    let (mut startup, mut mapping, mut sending, mut receiving, mut reducing) = (vec![], vec![], vec![], vec![], vec![]);
+    for (k, &i) in mappers.iter().enumerate() {
+        let row = y(k);
+        let ready = i as f64 * inputs.s;
+        startup.push(Span { row, from: ready - inputs.s, to: ready });
+        mapping.push(Span { row, from: ready, to: t.get(i - 1).copied().unwrap_or(ready) });
+        let sends = (1..=r).map(|j| send(i, iv.itv(i, j))).collect();
+        sending.extend(merged(sends, gap).into_iter().map(|(from, to)| Span { row, from, to }));
+    }
+    for (k, &j) in reducers.iter().enumerate() {
+        let row = y(mappers.len() + k);
+        let windows = (1..=m).map(|i| send(i, iv.itv(i, j))).collect();
+        receiving.extend(merged(windows, gap).into_iter().map(|(from, to)| Span { row, from, to }));
+        reducing.push(Span { row, from: e.t_shuffle, to: total });
+    }
+    let mut labels: Vec<String> = mappers.iter().map(|i| format!("M{i}")).chain(reducers.iter().map(|j| format!("R{j}"))).collect();
+    labels.reverse();
+    let title = if mappers.len() < m || reducers.len() < r {
+        format!("Schedule, {} of {m} mappers and {} of {r} reducers", mappers.len(), reducers.len())
+    } else {
+        format!("Schedule, {m} mappers, {r} reducers, ℓ = {}", iv.width())
+    };
+    Ok(Chart {
+        title,
+        // Room right of T for the legend: no bar is ever there.
+        x: Axis::new("time (s)", Scale::Linear).bounded(0.0, total * 1.5),
+        y: Axis::new("", Scale::Linear).bounded(0.4, rows as f64 + 0.6).labelled(labels),
+        series: vec![
+            Series::spans("start-up (S)", 5, startup),
+            Series::spans("mapping (A α_i)", 0, mapping),
+            Series::spans("sending (γCα_i/r each)", 1, sending),
+            Series::spans("receiving", 2, receiving),
+            Series::spans("reducing (t_red)", 3, reducing),
+        ],
+        legend: Corner::UpperRight,
+        note: summarise.then(|| "Sends closer than 0.1% of T are drawn as one bar.".to_string()),
+    })
+}
+
+/// A parameter value as the page prints it: whole numbers in full.
+fn val(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e9 {
+        crate::format::count(x)
+    } else {
+        num(x)
+    }
+}
+
+/// The shuffle time t_{N+1} of `p` with some values replaced, if it evaluates.
+fn shuffle_with(p: &Params, changes: &[(&str, f64)]) -> Option<f64> {
+    let mut q = p.clone();
+    for (k, v) in changes {
+        q = q.with(k, Value::Num(*v));
+    }
+    let inputs = Inputs::from_params(&q).ok()?;
+    evaluate(&inputs).ok().map(|e| e.t_shuffle)
+}
+
+/// The value of a curve at its largest and at a tenth of its largest x.
+fn tail(data: &SweepData, s: usize) -> Option<((f64, f64), (f64, f64))> {
+    let last = data.xs.last().copied()?;
+    Some((data.at(s, last / 10.0)?, data.at(s, last)?))
+}
+
+/// The lecture's observations, read off the curves drawn.
+pub fn observation(sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<String> {
+    let n = data.values.len();
+    let m_last = data.xs.last().copied()?;
+    let r_now = p.num("r")?;
+    match sweep.id {
+        "speedup-m-r" => {
+            let mut sentences = Vec::new();
+            let levels: Vec<(f64, f64, f64)> = (0..n)
+                .filter_map(|s| tail(data, s).map(|((_, a), (_, b))| (*data.values.get(s).unwrap_or(&f64::NAN), a, b)))
+                .collect();
+            let gains: Vec<f64> = levels.iter().map(|(_, a, b)| b / a - 1.0).collect();
+            let (gmin, gmax) = gains.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), g| (lo.min(*g), hi.max(*g)));
+            let ratios: Vec<String> = levels.iter().map(|(r, _, b)| format!("{} at r = {}", sig(*b, 3), val(*r))).collect();
+            sentences.push(format!(
+                "With growing m, speedup levels off: from m = {} to {} it grows only {}–{}%, and settles near r ({}).",
+                val(m_last / 10.0),
+                val(m_last),
+                sig(100.0 * gmin.max(0.0), 2),
+                sig(100.0 * gmax, 2),
+                ratios.join(", ")
+            ));
+            let increasing = levels.windows(2).all(|w| matches!(w, [a, b] if b.2 >= a.2));
+            if let (Some(first), Some(last)) = (levels.first(), levels.last()) {
+                sentences.push(if increasing {
+                    format!("Speedup grows with r: at m = {} it rises from {} (r = {}) to {} (r = {}).", val(m_last), sig(first.2, 3), val(first.0), sig(last.2, 3), val(last.0))
+                } else {
+                    format!("Here speedup does not grow with r at every step (at m = {}).", val(m_last))
+                });
+            }
+            Some(sentences.join(" "))
+        }
+        "speedup-m-gamma" => {
+            let parts: Vec<(f64, f64, f64)> = (0..n)
+                .filter_map(|s| {
+                    let (_, at_r) = data.at(s, r_now)?;
+                    let (_, end) = data.at(s, m_last)?;
+                    Some((*data.values.get(s)?, at_r, end))
+                })
+                .collect();
+            let (big, small) = (parts.first()?, parts.last()?);
+            Some(format!(
+                "The smaller γ, the less the mappers send, so m ≫ r pays off: with γ = {} going from m = r = {} to m = {} multiplies speedup by {} (to {}), with γ = {} only by {} (to {}). γ is the key to scaling MapReduce.",
+                val(small.0),
+                val(r_now),
+                val(m_last),
+                sig(small.2 / small.1, 3),
+                sig(small.2, 3),
+                val(big.0),
+                sig(big.2 / big.1, 3),
+                sig(big.2, 3)
+            ))
+        }
+        "shuffle-m-l" => {
+            let m_now = p.num("m").filter(|_| p.choice("mappers") == Some("identical"))?;
+            let l_hi = *data.values.last()?;
+            let l_lo = *data.values.get(n.checked_sub(2)?)?;
+            let c = p.num("C")?;
+            let narrow = shuffle_with(p, &[("l", l_lo)])?;
+            let wide = shuffle_with(p, &[("l", l_hi)])?;
+            let faster = shuffle_with(p, &[("l", l_lo), ("C", c * l_lo / l_hi)])?;
+            if (wide - narrow).abs() <= 1e-9 * wide {
+                return Some(format!(
+                    "With r = {} reducers, ℓ = {} already serves them all at once, so widening the bisection changes nothing here.",
+                    val(r_now),
+                    val(l_lo)
+                ));
+            }
+            Some(format!(
+                "A wider bisection acts like faster communication: at m = {}, widening ℓ from {} to {} cuts the shuffle from {} s to {} s; keeping ℓ = {} and making links {}× faster (C × {}) cuts it to {} s.",
+                val(m_now),
+                val(l_lo),
+                val(l_hi),
+                sig(narrow, 3),
+                sig(wide, 3),
+                val(l_lo),
+                sig(l_hi / l_lo, 3),
+                sig(l_lo / l_hi, 3),
+                sig(faster, 3)
+            ))
+        }
+        _ => None,
+    }
+}

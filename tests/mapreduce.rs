@@ -1,0 +1,411 @@
+//! The `mapreduce` model: SPEC's public example, the interval tables, the
+//! r = 1 closed form, and the exact shuffle solver against the LP (4)-(7)
+//! as written, solved by a general simplex.
+
+#![cfg(not(target_arch = "wasm32"))]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use std::collections::BTreeSet;
+
+use isoperf::models::mapreduce::schedule::{chain, simplex, single_reducer, solve, Intervals, Method, Shuffle};
+use isoperf::models::{self};
+use isoperf::spec::{OutValue, Outputs, RawParams, RawValue};
+use microlp::{ComparisonOp, OptimizationDirection, Problem};
+use proptest::prelude::*;
+
+/// The public example's values are exact rationals; f64 arithmetic of a few
+/// dozen operations keeps them to this.
+const EXACT_RTOL: f64 = 1e-12;
+/// Two LP solvers in floating point (microlp's feasibility tolerance is 1e-7
+/// in scaled units) agree on the optimum to this.
+const LP_RTOL: f64 = 1e-6;
+/// The closed form and the chain method take different arithmetic paths.
+const CLOSED_RTOL: f64 = 1e-9;
+
+fn close(a: f64, b: f64, rtol: f64) -> bool {
+    (a - b).abs() <= rtol * a.abs().max(b.abs())
+}
+
+fn raw(pairs: &[(&str, &str)]) -> RawParams {
+    pairs.iter().map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string()))).collect()
+}
+
+fn eval(pairs: &[(&str, &str)]) -> Outputs {
+    models::evaluate("mapreduce", &raw(pairs)).unwrap_or_else(|e| panic!("{pairs:?}: {e}"))
+}
+
+fn num(out: &Outputs, key: &str) -> f64 {
+    out.num(key).unwrap_or_else(|| panic!("no number {key}"))
+}
+
+fn example() -> Shuffle {
+    Shuffle { intervals: Intervals::new(4, 4, 2).unwrap(), a: vec![1.0; 4], s: 1.0, c: 0.25, v: 100.0 }
+}
+
+/// vti(n) by brute force over every (i, j).
+fn brute_vti(iv: &Intervals) -> Vec<BTreeSet<usize>> {
+    let mut vti = vec![BTreeSet::new(); iv.count() + 1];
+    for i in 1..=iv.m() {
+        for j in 1..=iv.r() {
+            vti[iv.itv(i, j)].insert(i);
+        }
+    }
+    vti
+}
+
+/// The LP (4)-(7) exactly as the lecture writes it: variables α_1..α_m and
+/// t_1..t_{N+1}, one constraint per interval and sender. Loads in units of
+/// V so microlp's tolerances apply to O(1) numbers. Returns (t_{N+1}, α).
+fn lp_as_written(p: &Shuffle) -> (f64, Vec<f64>) {
+    let iv = p.intervals;
+    let (m, n) = (iv.m(), iv.count());
+    let vti = brute_vti(&iv);
+    let mut lp = Problem::new(OptimizationDirection::Minimize);
+    let x: Vec<_> = (0..m).map(|_| lp.add_var(0.0, (0.0, f64::INFINITY))).collect();
+    let t: Vec<_> =
+        (0..=n + 1).map(|k| lp.add_var(if k == n + 1 { 1.0 } else { 0.0 }, (f64::NEG_INFINITY, f64::INFINITY))).collect();
+    for i in 1..=m {
+        lp.add_constraint(&[(t[i], 1.0), (x[i - 1], -p.a[i - 1] * p.v)], ComparisonOp::Eq, i as f64 * p.s);
+    }
+    for k in 1..=n {
+        for &i in &vti[k] {
+            lp.add_constraint(&[(t[k + 1], 1.0), (t[k], -1.0), (x[i - 1], -p.c * p.v)], ComparisonOp::Ge, 0.0);
+        }
+    }
+    lp.add_constraint(x.iter().map(|&v| (v, 1.0)).collect::<Vec<_>>(), ComparisonOp::Eq, 1.0);
+    let s = lp.solve().unwrap().into_solution().unwrap();
+    (s.var_value(t[n + 1]), x.iter().map(|&v| s.var_value(v) * p.v).collect())
+}
+
+/// Checks α against every constraint of the LP and returns the t_{N+1} it
+/// implies, computed directly from the definitions (no solver code).
+fn makespan_of(p: &Shuffle, alpha: &[f64]) -> f64 {
+    let iv = p.intervals;
+    let (m, n) = (iv.m(), iv.count());
+    let vti = brute_vti(&iv);
+    let total: f64 = alpha.iter().sum();
+    assert!(close(total, p.v, 1e-9), "Σα = {total} ≠ V = {}", p.v);
+    assert!(alpha.iter().all(|&a| a >= -1e-9 * p.v), "negative part in {alpha:?}");
+    let mut t: Vec<f64> = (1..=m).map(|i| i as f64 * p.s + p.a[i - 1] * alpha[i - 1]).collect();
+    for k in 1..=n {
+        let need = vti[k].iter().map(|&i| p.c * alpha[i - 1]).fold(0.0, f64::max);
+        if k < m {
+            let have = t[k] - t[k - 1];
+            assert!(have >= need - 1e-9 * t[m - 1].abs().max(1.0), "interval {k}: {have} < {need}");
+        } else {
+            t.push(t[k - 1] + need);
+        }
+    }
+    t[n]
+}
+
+#[test]
+fn public_example_spec() {
+    // SPEC mapreduce "Reproduction (public)": m = r = 4, l = 2, A = 1, V = 100, S = C = γ = 1.
+    let opt = solve(&example()).unwrap();
+    for (k, want) in [2284.0, 2732.0, 3292.0, 3992.0].iter().enumerate() {
+        assert!(close(opt.alpha[k], want / 123.0, EXACT_RTOL), "α_{} = {}", k + 1, opt.alpha[k]);
+    }
+    assert!(close(opt.makespan(), 9982.0 / 123.0, EXACT_RTOL), "t_10 = {}", opt.makespan());
+    assert_eq!(opt.t.len(), 10);
+    assert_eq!(opt.method, Method::Chain);
+    let iv = example().intervals;
+    let per_mapper: Vec<Vec<usize>> = (1..=4).map(|i| (1..=4).map(|j| iv.itv(i, j)).collect()).collect();
+    assert_eq!(per_mapper, vec![vec![1, 2, 5, 6], vec![2, 3, 6, 7], vec![3, 4, 7, 8], vec![4, 5, 8, 9]]);
+}
+
+#[test]
+fn public_example_through_evaluate_and_the_lp_as_written() {
+    let out = eval(&[
+        ("m", "4"),
+        ("r", "4"),
+        ("l", "2"),
+        ("V", "100"),
+        ("S", "1"),
+        ("C", "1"),
+        ("gamma", "1"),
+        ("a_map", "1"),
+        ("s_map", "0"),
+        ("a_red", "0"),
+        ("s_red", "0"),
+    ]);
+    assert!(close(num(&out, "t_shuffle"), 9982.0 / 123.0, EXACT_RTOL));
+    assert!(close(num(&out, "T"), 9982.0 / 123.0, EXACT_RTOL));
+    assert_eq!(num(&out, "intervals"), 9.0);
+    // T_seq = S + AV = 101 with no reduce cost.
+    assert!(close(num(&out, "speedup"), 101.0 / (9982.0 / 123.0), EXACT_RTOL));
+    let (t, alpha) = lp_as_written(&example());
+    assert!(close(t, 9982.0 / 123.0, LP_RTOL), "simplex on the LP as written: {t}");
+    assert!(close(alpha[3], 3992.0 / 123.0, LP_RTOL));
+}
+
+#[test]
+fn interval_tables_obey_the_channel_rules() {
+    for m in 1..=9 {
+        for r in 1..=11 {
+            for l in 1..=12 {
+                let iv = Intervals::new(m, r, l).unwrap();
+                let width = l.min(m);
+                assert_eq!(iv.width(), width);
+                let n = iv.count();
+                let mut used = BTreeSet::new();
+                // One channel per mapper: its r sends fall in distinct intervals.
+                for i in 1..=m {
+                    let sends: BTreeSet<usize> = (1..=r).map(|j| iv.itv(i, j)).collect();
+                    assert_eq!(sends.len(), r, "mapper {i} reuses an interval (m={m} r={r} l={l})");
+                    used.extend(sends);
+                }
+                // One channel per reducer.
+                for j in 1..=r {
+                    let recv: BTreeSet<usize> = (1..=m).map(|i| iv.itv(i, j)).collect();
+                    assert_eq!(recv.len(), m, "reducer {j} receives twice in one interval (m={m} r={r} l={l})");
+                }
+                // At most l at a time, every interval in 1..=N used, N the largest.
+                let vti = brute_vti(&iv);
+                assert_eq!(used, (1..=n).collect::<BTreeSet<_>>(), "m={m} r={r} l={l}");
+                for k in 1..=n {
+                    assert!(vti[k].len() <= width, "interval {k} has {} senders > l (m={m} r={r} l={l})", vti[k].len());
+                    let ranges: BTreeSet<usize> = iv.senders(k).flat_map(|s| s.lo..=s.hi).collect();
+                    assert_eq!(ranges, vti[k], "vti({k}) (m={m} r={r} l={l})");
+                    for &i in &vti[k] {
+                        let j = iv.reducer(i, k).unwrap();
+                        assert_eq!(iv.itv(i, j), k);
+                    }
+                }
+                if r <= width {
+                    assert_eq!(n, m + r - 1, "plain pipeline when r ≤ l");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn largest_senders_match_brute_force() {
+    let mut seed = 17u64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as f64 / (1u64 << 31) as f64
+    };
+    for m in 1..=8 {
+        for r in 1..=9 {
+            for l in 1..=5 {
+                let iv = Intervals::new(m, r, l).unwrap();
+                let x: Vec<f64> = (0..m).map(|_| next()).collect();
+                let best = iv.largest_senders(&x);
+                for (k, set) in brute_vti(&iv).iter().enumerate().skip(1) {
+                    let want = set.iter().map(|&i| x[i - 1]).fold(f64::NEG_INFINITY, f64::max);
+                    assert_eq!(x[best[k - 1] - 1], want, "interval {k} (m={m} r={r} l={l})");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn single_reducer_closed_form_equals_the_lp() {
+    // r = 1: vti(n) = {n}, every constraint tight; see single_reducer's derivation.
+    for &(m, a, s, c, v) in &[
+        (1usize, 1.0, 1.0, 0.5, 100.0),
+        (4, 1.0, 1.0, 1.0, 100.0),
+        (7, 2.0, 0.1, 0.3, 50.0),
+        (30, 1e-5, 1.0, 1e-8, 1e15),
+        (1000, 1.0000625e-5, 1.0, 1e-7, 1e15),
+        (200, 1.0, 0.0, 1e-12, 1e3), // tiny c/A: the series branch
+    ] {
+        let p = Shuffle { intervals: Intervals::new(m, 1, 1).unwrap(), a: vec![a; m], s, c, v };
+        let (alpha_1, alpha_m, t) = single_reducer(m, a, s, c, v);
+        assert!(alpha_1 > 0.0 && alpha_m > 0.0);
+        let opt = solve(&p).unwrap();
+        assert!(close(opt.makespan(), t, CLOSED_RTOL), "m={m}: chain {} vs closed {t}", opt.makespan());
+        assert!(close(opt.alpha[0], alpha_1, CLOSED_RTOL) && close(opt.alpha[m - 1], alpha_m, CLOSED_RTOL));
+        assert!(close(makespan_of(&p, &opt.alpha), t, CLOSED_RTOL));
+        if m <= 30 {
+            let (lp, _) = lp_as_written(&p);
+            assert!(close(lp, t, LP_RTOL), "m={m}: LP {lp} vs closed {t}");
+        }
+    }
+}
+
+#[test]
+fn optimum_equals_the_lp_as_written_on_random_instances() {
+    // Two independent methods: the chain method (or constraint generation
+    // where its certificate fails) against microlp on the full LP (4)-(7).
+    let mut seed = 12345u64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as f64 / (1u64 << 31) as f64
+    };
+    let (mut by_chain, mut by_simplex) = (0, 0);
+    for case in 0..300 {
+        let m = 1 + (next() * 7.0) as usize;
+        let r = 1 + (next() * 8.0) as usize;
+        let l = 1 + (next() * 6.0) as usize;
+        let hetero = next() < 0.3;
+        let a: Vec<f64> = (0..m).map(|_| if hetero { 10f64.powf(next() - 0.5) } else { 1.0 }).collect();
+        let s = 10f64.powf(next() * 4.5 - 3.0);
+        let c = 10f64.powf(next() * 2.5 - 2.0);
+        let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a, s, c, v: 100.0 };
+        let ours = solve(&p).unwrap_or_else(|e| panic!("case {case}: {e}"));
+        match ours.method {
+            Method::Chain => by_chain += 1,
+            Method::Simplex { .. } => by_simplex += 1,
+        }
+        let (lp, _) = lp_as_written(&p);
+        let direct = makespan_of(&p, &ours.alpha);
+        assert!(close(direct, ours.makespan(), 1e-9), "case {case}: reported {} vs implied {direct}", ours.makespan());
+        assert!(close(ours.makespan(), lp, LP_RTOL), "case {case} {p:?}: ours {} ({:?}) vs LP {lp}", ours.makespan(), ours.method);
+    }
+    // Both paths of the solver were exercised.
+    assert!(by_chain > 200 && by_simplex > 0, "chain {by_chain}, simplex {by_simplex}");
+}
+
+#[test]
+fn chain_and_simplex_agree_at_the_lecture_scale() {
+    // Reference set at m = 100 (r = l = 100): C = 1e-6 beside V = 1e15 — the
+    // scaled units keep the shuffle terms.
+    let a = 1e-5 + 1e-2 / 16e6;
+    let p = Shuffle { intervals: Intervals::new(100, 100, 100).unwrap(), a: vec![a; 100], s: 1.0, c: 0.1 * 1e-6 / 100.0, v: 1e15 };
+    let fast = chain(&p).expect("the chain certificate holds at the reference set");
+    let general = simplex(&p).unwrap();
+    assert!(close(fast.makespan(), general.makespan(), LP_RTOL), "{} vs {}", fast.makespan(), general.makespan());
+    // The shuffle tail is r sends of the last part: mS + (A + γC) α_m.
+    let tail = 100.0 * 1.0 + (a + 0.1 * 1e-6) * fast.alpha[99];
+    assert!(close(fast.makespan(), tail, 1e-12));
+}
+
+#[test]
+fn reference_set_speedup_levels_off_near_r() {
+    let sp = |m: &str| num(&eval(&[("m", m)]), "speedup");
+    let (s100, s1000, s10000) = (sp("100"), sp("1000"), sp("10000"));
+    assert!(s100 < s1000 && s1000 < s10000);
+    // The last tenfold of m adds under 3%; the plateau is T_seq/t_red ≈ 1.4 r.
+    assert!(s10000 / s1000 < 1.03, "{s1000} → {s10000}");
+    let out = eval(&[]);
+    let plateau = num(&out, "T_seq") / num(&out, "t_red");
+    assert!(s10000 < plateau && s10000 > 0.98 * plateau);
+    assert!((0.5..2.0).contains(&(s10000 / 100.0)));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn schedule_length_grows_with_gamma_and_c(
+        m in 1usize..40, r in 1usize..30, l in 1usize..30,
+        log_c in -9.0f64..-4.0, gamma in 0.01f64..1.0, factor in 1.01f64..4.0,
+    ) {
+        let base = [("m", m.to_string()), ("r", r.to_string()), ("l", l.to_string()), ("C", format!("{}", 10f64.powf(log_c))), ("gamma", gamma.to_string())];
+        let pairs = |changes: &[(&str, String)]| -> Vec<(String, String)> {
+            base.iter().map(|(k, v)| (k.to_string(), changes.iter().find(|(c, _)| c == k).map_or(v.clone(), |(_, w)| w.clone()))).collect()
+        };
+        let t = |pairs: Vec<(String, String)>| {
+            let refs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            num(&eval(&refs), "t_shuffle")
+        };
+        let t0 = t(pairs(&[]));
+        let more_gamma = t(pairs(&[("gamma", (gamma * factor).to_string())]));
+        let more_c = t(pairs(&[("C", format!("{}", 10f64.powf(log_c) * factor))]));
+        prop_assert!(more_gamma >= t0 * (1.0 - 1e-12), "γ×{factor}: {t0} → {more_gamma}");
+        prop_assert!(more_c >= t0 * (1.0 - 1e-12), "C×{factor}: {t0} → {more_c}");
+    }
+}
+
+#[test]
+fn heterogeneous_mappers_take_per_mapper_rates() {
+    let out = eval(&[
+        ("mappers", "heterogeneous"),
+        ("a_map_list", "1, 1, 2, 2"),
+        ("r", "4"),
+        ("l", "2"),
+        ("V", "100"),
+        ("S", "1"),
+        ("C", "1"),
+        ("gamma", "1"),
+        ("s_map", "0"),
+        ("a_red", "0"),
+        ("s_red", "0"),
+    ]);
+    let OutValue::Array(alpha) = out.0.iter().find(|(k, _)| *k == "alpha").unwrap().1.clone() else { panic!() };
+    assert_eq!(alpha.len(), 4);
+    let p = Shuffle { intervals: Intervals::new(4, 4, 2).unwrap(), a: vec![1.0, 1.0, 2.0, 2.0], s: 1.0, c: 0.25, v: 100.0 };
+    let (lp, _) = lp_as_written(&p);
+    assert!(close(num(&out, "t_shuffle"), lp, LP_RTOL));
+    // The slow mappers get less than the fast ones before them would.
+    assert!(alpha[2] < alpha[1] * 1.25);
+}
+
+#[test]
+fn bad_input_names_the_field_and_the_valid_range() {
+    let err = |pairs: &[(&str, &str)]| models::evaluate("mapreduce", &raw(pairs)).unwrap_err().to_string();
+    for (pairs, key, valid) in [
+        (vec![("m", "0")], "m", "1 ≤ value ≤ 1e5"),
+        (vec![("m", "2.5")], "m", "integer"),
+        (vec![("r", "-1")], "r", "1 ≤ value"),
+        (vec![("l", "0")], "l", "1 ≤ value"),
+        (vec![("gamma", "0")], "gamma", "0 < value"),
+        (vec![("V", "-5")], "V", "0 < value"),
+        (vec![("lu", "0")], "lu", "0 < value"),
+        (vec![("a_red", "-1e-5")], "a_red", "0 ≤ value"),
+        (vec![("C", "NaN")], "C", "NaN"),
+        (vec![("S", "")], "S", "no value"),
+        (vec![("V", "10"), ("r", "100")], "V", "V ≥ r/γ"),
+        (vec![("m", "100000"), ("r", "100000"), ("l", "1")], "r", "at most 2000000 intervals"),
+    ] {
+        let e = err(&pairs);
+        assert!(e.starts_with(&format!("{key}:")), "{pairs:?}: {e}");
+        assert!(e.contains(valid), "{pairs:?}: {e}");
+    }
+}
+
+#[test]
+fn lecture_observations_read_the_curves() {
+    let chart = models::chart("mapreduce", "speedup-m-r", &RawParams::new()).unwrap();
+    let note = chart.note.clone().unwrap();
+    assert!(note.contains("levels off") && note.contains("Speedup grows with r"), "{note}");
+    // The numbers quoted are those of the curves at m = 10000.
+    let last = |s: usize| chart.series[s].points.last().unwrap().1;
+    assert!(note.contains(&isoperf::format::sig(last(0), 3)) && note.contains(&isoperf::format::sig(last(4), 3)), "{note}");
+    assert!(last(0) < last(2) && last(2) < last(4));
+
+    let chart = models::chart("mapreduce", "speedup-m-gamma", &RawParams::new()).unwrap();
+    let note = chart.note.unwrap();
+    let gain = |s: usize| {
+        let pts = &chart.series[s].points;
+        let at_r = pts.iter().min_by(|a, b| (a.0 - 100.0).abs().total_cmp(&(b.0 - 100.0).abs())).unwrap().1;
+        pts.last().unwrap().1 / at_r
+    };
+    // γ = 0.001 gains more from m ≫ r than γ = 1.
+    assert!(gain(3) > 1.5 * gain(0), "{} vs {}", gain(3), gain(0));
+    assert!(note.contains(&isoperf::format::sig(gain(3), 3)), "{note}");
+
+    // ℓ 50 → 100 and C / 2 both shorten the shuffle (γ = 1 in this sweep).
+    let chart = models::chart("mapreduce", "shuffle-m-l", &RawParams::new()).unwrap();
+    let note = chart.note.unwrap();
+    assert!(note.contains("wider bisection"), "{note}");
+    let at_1000 = |s: usize| chart.series[s].points.iter().min_by(|a, b| (a.0 - 1000.0).abs().total_cmp(&(b.0 - 1000.0).abs())).unwrap().1;
+    assert!(at_1000(3) < at_1000(2) && at_1000(2) < at_1000(1) && at_1000(1) < at_1000(0));
+    let t = |pairs: &[(&str, &str)]| num(&eval(pairs), "t_shuffle");
+    let (narrow, wide, faster) = (t(&[("gamma", "1"), ("l", "50")]), t(&[("gamma", "1")]), t(&[("gamma", "1"), ("l", "50"), ("C", "5e-7")]));
+    assert!(wide < narrow && faster < narrow);
+    for x in [narrow, wide, faster] {
+        assert!(note.contains(&isoperf::format::sig(x, 3)), "{note} lacks {x}");
+    }
+}
+
+#[test]
+fn gantt_and_tables_for_small_and_large_schedules() {
+    let small = raw(&[("m", "4"), ("r", "4"), ("l", "2"), ("V", "100"), ("a_map", "1"), ("s_map", "0"), ("C", "1"), ("gamma", "1")]);
+    let g = models::chart("mapreduce", "gantt", &small).unwrap();
+    // Four sends per mapper in distinct intervals stay separate bars.
+    let sending = g.series.iter().find(|s| s.name.starts_with("sending")).unwrap();
+    assert_eq!(sending.spans.len(), 16);
+    let big = models::chart("mapreduce", "gantt", &RawParams::new()).unwrap();
+    assert!(big.title.contains("8 of 1000 mappers"), "{}", big.title);
+    let spans: usize = big.series.iter().map(|s| s.spans.len()).sum();
+    assert!(spans < 400, "m = 1000 is summarised: {spans} bars");
+    let tables = models::tables("mapreduce", &RawParams::new()).unwrap();
+    let repro = tables.iter().find(|t| t.id == "reproduction").unwrap();
+    assert!(repro.rows.iter().all(|r| r.status == isoperf::table::Status::Agrees));
+}
+
