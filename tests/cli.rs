@@ -92,3 +92,28 @@ fn tables_and_charts_from_the_command_line() {
     assert_eq!(code, 0);
     assert!(stdout.starts_with("<svg"));
 }
+
+#[test]
+fn mapreduce_eval_sweep_chart_and_bad_input() {
+    let (code, stdout, stderr) = isoperf(&["eval", "mapreduce", "m=4", "r=4", "l=2", "V=100", "C=1", "gamma=1", "a_map=1", "s_map=0"]);
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let raw: RawParams = [("m", "4"), ("r", "4"), ("l", "2"), ("V", "100"), ("C", "1"), ("gamma", "1"), ("a_map", "1"), ("s_map", "0")]
+        .iter()
+        .map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string())))
+        .collect();
+    let lib = models::evaluate("mapreduce", &raw).unwrap();
+    assert_eq!(json["t_shuffle"].as_f64(), lib.num("t_shuffle"));
+    assert_eq!(json["alpha"].as_array().map(Vec::len), Some(4));
+    // A sweep as SVG on stdout, its observations on stderr.
+    let (code, stdout, stderr) = isoperf(&["chart", "mapreduce", "speedup-m-gamma"]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("<svg") && !stdout.contains("NaN"));
+    assert!(stderr.contains("The smaller γ"), "{stderr}");
+    // One clear line naming the field, non-zero exit.
+    let (code, stdout, stderr) = isoperf(&["eval", "mapreduce", "l=0"]);
+    assert_ne!(code, 0);
+    assert!(stdout.is_empty());
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("l:") && stderr.contains("1 ≤ value"), "{stderr}");
+}

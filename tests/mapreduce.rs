@@ -409,3 +409,22 @@ fn gantt_and_tables_for_small_and_large_schedules() {
     assert!(repro.rows.iter().all(|r| r.status == isoperf::table::Status::Agrees));
 }
 
+
+#[test]
+fn observations_say_what_the_curves_show_outside_the_lecture_regime() {
+    // The 4 × 4 example's system (V = 100, S = 1): extra mappers cost more
+    // start-up than they save, and γ = 0.01 gives reducers under one unit.
+    let example = raw(&[("m", "4"), ("r", "4"), ("l", "2"), ("V", "100"), ("C", "1"), ("gamma", "1"), ("a_map", "1"), ("s_map", "0"), ("a_red", "0"), ("s_red", "0")]);
+    let chart = models::chart("mapreduce", "speedup-m-r", &example).unwrap();
+    let note = chart.note.unwrap();
+    assert!(note.contains("does not level off") && !note.contains("levels off:"), "{note}");
+    // Every curve that exists peaks inside the range.
+    for s in chart.series.iter().filter(|s| s.points.len() > 2) {
+        let peak = s.points.iter().map(|p| p.1).fold(0.0, f64::max);
+        assert!(s.points.last().unwrap().1 < 0.5 * peak, "{}", s.name);
+    }
+    assert!(note.contains("No curve for r = ℓ = 200") && note.contains("V ≥ r/γ"), "{note}");
+    let note = models::chart("mapreduce", "speedup-m-gamma", &example).unwrap().note.unwrap();
+    assert!(note.contains("No curve for γ = 0.01, 1e-3"), "{note}");
+    assert!(!note.contains("NaN"));
+}

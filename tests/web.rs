@@ -153,3 +153,37 @@ fn analyses_cross_the_boundary_with_line_and_column() {
     assert_eq!(get(&err, "line").as_f64(), Some(3.0));
     assert_eq!(get(&err, "column").as_f64(), Some(2.0));
 }
+
+#[wasm_bindgen_test]
+fn mapreduce_example_and_sweeps_cross_the_boundary() {
+    // SPEC's public example: t_10 = 9982/123, α_4 = 3992/123.
+    let example = params(&[
+        ("m", 4.0.into()),
+        ("r", 4.0.into()),
+        ("l", 2.0.into()),
+        ("V", 100.0.into()),
+        ("C", 1.0.into()),
+        ("gamma", 1.0.into()),
+        ("a_map", 1.0.into()),
+        ("s_map", 0.0.into()),
+        ("a_red", 0.0.into()),
+        ("s_red", 0.0.into()),
+    ]);
+    let out = web::evaluate("mapreduce", example).unwrap();
+    let t = get(&out, "t_shuffle").as_f64().unwrap();
+    assert!((t - 9982.0 / 123.0).abs() <= 1e-12 * t);
+    let alpha: Array = get(&out, "alpha").dyn_into().unwrap();
+    assert_eq!(alpha.length(), 4);
+    assert!((alpha.get(3).as_f64().unwrap() - 3992.0 / 123.0).abs() < 1e-12);
+    // A sweep curve in the worker's form: the same numbers as evaluate at each x.
+    let plan = web::sweep_plan("mapreduce", "speedup-m-r").unwrap();
+    let xs = js_sys::Float64Array::new(&get(&plan, "xs")).to_vec();
+    let curve = web::sweep_series("mapreduce", "speedup-m-r", JsValue::UNDEFINED, 3).unwrap().to_vec();
+    assert_eq!(xs.len(), curve.len());
+    let k = xs.iter().position(|&x| x >= 100.0).unwrap();
+    let at = web::evaluate("mapreduce", params(&[("m", xs[k].into()), ("r", 100.0.into()), ("l", 100.0.into())])).unwrap();
+    assert_eq!(get(&at, "speedup").as_f64(), Some(curve[k]));
+    // A bad field is an Error naming it.
+    let err = web::evaluate("mapreduce", params(&[("gamma", 0.0.into())])).expect_err("γ must be positive");
+    assert_eq!(get(&err, "key").as_string().as_deref(), Some("gamma"));
+}

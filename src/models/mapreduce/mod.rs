@@ -86,7 +86,7 @@ impl Inputs {
             return Err(ParamError::constraint(
                 "V",
                 format!("each reducer would receive γV/r = {} units, less than one, where z log₂ z is negative", sig(z, 4)),
-                format!("V ≥ r/γ = {} so every reducer gets at least one unit", sig(r as f64 / inputs.gamma, 6)),
+                format!("V ≥ r/γ = {} so every reducer gets at least one unit", crate::spec::num(r as f64 / inputs.gamma)),
             )
             .into());
         }
@@ -153,7 +153,10 @@ pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
         SolveError::TooLarge { .. } | SolveError::TooManyIntervals(_) => ModelError::param(ParamError::constraint(
             "m",
             e.to_string(),
-            format!("a schedule the exact solver covers: the chain method, or at most {} LP variables", schedule::MAX_SIMPLEX_SIZE),
+            format!(
+                "at most {} simplex variables (N + 1), or parameters where the chain method applies: fewer mappers, a larger V, a wider bisection",
+                schedule::MAX_SIMPLEX_SIZE
+            ),
         )),
         SolveError::Solver(message) => ModelError::Solver(message),
     })?;
@@ -212,7 +215,7 @@ const OUTPUTS: &[OutputSpec] = &[
 const CHARTS: &[ChartSpec] = &[ChartSpec {
     id: "gantt",
     title: "Schedule",
-    caption: "Mappers start one after another (S), map their part, then send to one reducer per interval; reducers reduce once the shuffle ends.",
+    caption: "Mapper i starts after i start-ups S, maps α_i for A α_i, then in each of its intervals sends γα_i/r to one reducer (γCα_i/r); a reducer's bars are its receive windows, then it reduces for t_red once the shuffle ends.",
 }];
 
 const R_VALUES: &[f64] = &[10.0, 25.0, 50.0, 100.0, 200.0];

@@ -210,7 +210,7 @@ impl std::fmt::Display for SolveError {
             SolveError::TooManyIntervals(n) => write!(f, "the schedule would have {n} intervals; at most {MAX_INTERVALS} are supported"),
             SolveError::TooLarge { size } => write!(
                 f,
-                "the optimum is not of the chain form here (start-ups outlast transfers, or many reducer groups share a slow network), and the general LP with {size} variables exceeds the interactive limit of {MAX_SIMPLEX_SIZE}; use fewer mappers or a wider bisection"
+                "here the optimum is not of the chain form (start-ups outlast transfers, or many reducer groups share a slow network) and the general simplex would need {size} variables"
             ),
             SolveError::Solver(m) => write!(f, "the LP solver failed: {m}"),
         }
@@ -403,8 +403,15 @@ pub fn simplex(p: &Shuffle) -> Result<Solution, SolveError> {
         return Err(SolveError::TooLarge { size });
     }
     let sc = p.scaled();
-    // Cuts per interval: start with the newest mapper of each sender range.
-    let mut cuts: Vec<Vec<usize>> = (1..=n_total).map(|n| iv.senders(n).map(|s| s.hi).collect()).collect();
+    // Cuts per interval: start with the newest and the oldest mapper of each
+    // sender range (the largest part where α grows or shrinks along the pipeline).
+    let mut cuts: Vec<Vec<usize>> = (1..=n_total)
+        .map(|n| {
+            let mut ks: Vec<usize> = iv.senders(n).flat_map(|s| [s.hi, s.lo]).collect();
+            ks.dedup();
+            ks
+        })
+        .collect();
     for round in 1..=50 {
         let mut lp = Problem::new(OptimizationDirection::Minimize);
         let last_a = sc.a.last().copied().unwrap_or(1.0);

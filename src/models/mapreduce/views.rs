@@ -223,14 +223,14 @@ pub fn chart(id: &str, inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelEr
     Ok(Chart {
         title,
         // Room right of T for the legend: no bar is ever there.
-        x: Axis::new("time (s)", Scale::Linear).bounded(0.0, total * 1.5),
+        x: Axis::new("time (s)", Scale::Linear).bounded(0.0, total * 1.45),
         y: Axis::new("", Scale::Linear).bounded(0.4, rows as f64 + 0.6).labelled(labels),
         series: vec![
-            Series::spans("start-up (S)", 5, startup),
-            Series::spans("mapping (A α_i)", 0, mapping),
-            Series::spans("sending (γCα_i/r each)", 1, sending),
+            Series::spans("start-up", 5, startup),
+            Series::spans("mapping", 0, mapping),
+            Series::spans("sending", 1, sending),
             Series::spans("receiving", 2, receiving),
-            Series::spans("reducing (t_red)", 3, reducing),
+            Series::spans("reducing", 3, reducing),
         ],
         legend: Corner::UpperRight,
         note: summarise.then(|| "Sends closer than 0.1% of T are drawn as one bar.".to_string()),
@@ -256,93 +256,184 @@ fn shuffle_with(p: &Params, changes: &[(&str, f64)]) -> Option<f64> {
     evaluate(&inputs).ok().map(|e| e.t_shuffle)
 }
 
-/// The value of a curve at its largest and at a tenth of its largest x.
-fn tail(data: &SweepData, s: usize) -> Option<((f64, f64), (f64, f64))> {
-    let last = data.xs.last().copied()?;
-    Some((data.at(s, last / 10.0)?, data.at(s, last)?))
+/// The defined points of curve `s`.
+fn defined(data: &SweepData, s: usize) -> Vec<(f64, f64)> {
+    let ys = data.ys.get(s).map_or(&[][..], Vec::as_slice);
+    data.xs.iter().zip(ys).filter(|(_, y)| y.is_finite()).map(|(x, y)| (*x, *y)).collect()
 }
 
-/// The lecture's observations, read off the curves drawn.
+/// The largest x at which every curve is defined.
+fn common_end(data: &SweepData) -> Option<f64> {
+    data.xs.iter().rev().copied().find(|x| {
+        (0..data.values.len()).all(|s| data.at(s, *x).is_some_and(|(at, _)| at == *x))
+    })
+}
+
+/// The model's reason for no value at x on curve s.
+fn why_not(sweep: &SweepSpec, p: &Params, value: f64, x: f64) -> String {
+    let mut q = p.with(sweep.series, Value::Num(value)).with(sweep.x, Value::Num(x));
+    for key in sweep.linked {
+        q = q.with(key, Value::Num(value));
+    }
+    match Inputs::from_params(&q).and_then(|i| evaluate(&i)) {
+        Err(e) => e.to_string(),
+        Ok(_) => "no value".into(),
+    }
+}
+
+/// Curves with no point at all, and the first gap of the others, with the
+/// model's reason.
+fn gap_reason(sweep: &SweepSpec, p: &Params, data: &SweepData) -> Vec<String> {
+    let mut out = Vec::new();
+    let empty: Vec<f64> = (0..data.values.len())
+        .filter(|&s| defined(data, s).is_empty())
+        .filter_map(|s| data.values.get(s).copied())
+        .collect();
+    if let (Some(&first), Some(&x)) = (empty.first(), data.xs.first()) {
+        let list: Vec<String> = empty.iter().map(|v| val(*v)).collect();
+        out.push(format!("No curve for {} = {}: {}.", sweep.label, list.join(", "), why_not(sweep, p, first, x)));
+    }
+    let partial = data.ys.iter().enumerate().find_map(|(s, ys)| {
+        if defined(data, s).is_empty() {
+            return None;
+        }
+        ys.iter().zip(&data.xs).find(|(y, _)| !y.is_finite()).map(|(_, x)| (s, *x))
+    });
+    if let Some((value, x)) = partial.and_then(|(s, x)| Some((*data.values.get(s)?, x))) {
+        out.push(format!(
+            "Points with no value are left out, first at {} = {} for {} = {}: {}.",
+            sweep.x,
+            val(x),
+            sweep.label,
+            val(value),
+            why_not(sweep, p, value, x)
+        ));
+    }
+    out
+}
+
+/// The lecture's observations, read off the curves drawn: each sentence
+/// states what these curves show, including where they differ from the
+/// lecture's.
 pub fn observation(sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<String> {
     let n = data.values.len();
-    let m_last = data.xs.last().copied()?;
     let r_now = p.num("r")?;
+    let mut sentences: Vec<String> = Vec::new();
     match sweep.id {
         "speedup-m-r" => {
-            let mut sentences = Vec::new();
-            let levels: Vec<(f64, f64, f64)> = (0..n)
-                .filter_map(|s| tail(data, s).map(|((_, a), (_, b))| (*data.values.get(s).unwrap_or(&f64::NAN), a, b)))
-                .collect();
-            let gains: Vec<f64> = levels.iter().map(|(_, a, b)| b / a - 1.0).collect();
-            let (gmin, gmax) = gains.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), g| (lo.min(*g), hi.max(*g)));
-            let ratios: Vec<String> = levels.iter().map(|(r, _, b)| format!("{} at r = {}", sig(*b, 3), val(*r))).collect();
-            sentences.push(format!(
-                "With growing m, speedup levels off: from m = {} to {} it grows only {}–{}%, and settles near r ({}).",
-                val(m_last / 10.0),
-                val(m_last),
-                sig(100.0 * gmin.max(0.0), 2),
-                sig(100.0 * gmax, 2),
-                ratios.join(", ")
-            ));
-            let increasing = levels.windows(2).all(|w| matches!(w, [a, b] if b.2 >= a.2));
-            if let (Some(first), Some(last)) = (levels.first(), levels.last()) {
-                sentences.push(if increasing {
-                    format!("Speedup grows with r: at m = {} it rises from {} (r = {}) to {} (r = {}).", val(m_last), sig(first.2, 3), val(first.0), sig(last.2, 3), val(last.0))
-                } else {
-                    format!("Here speedup does not grow with r at every step (at m = {}).", val(m_last))
-                });
+            // Per curve: (r, value a tenfold of m before the end, value at the end, peak, m at peak).
+            let mut level = Vec::new();
+            let mut peaked = Vec::new();
+            for s in 0..n {
+                let pts = defined(data, s);
+                let (Some(&(x1, y1)), Some(value)) = (pts.last(), data.values.get(s)) else { continue };
+                let (px, py) = pts.iter().copied().fold((x1, y1), |best, q| if q.1 > best.1 { q } else { best });
+                let before = pts.iter().copied().filter(|q| q.0 <= x1 / 10.0).last();
+                match before {
+                    Some((_, y0)) if y1 >= 0.95 * py => level.push((*value, x1, y1 / y0 - 1.0, y1)),
+                    _ if y1 < 0.95 * py => peaked.push((*value, px, py, x1, y1)),
+                    _ => {}
+                }
             }
-            Some(sentences.join(" "))
-        }
-        "speedup-m-gamma" => {
-            let parts: Vec<(f64, f64, f64)> = (0..n)
-                .filter_map(|s| {
-                    let (_, at_r) = data.at(s, r_now)?;
-                    let (_, end) = data.at(s, m_last)?;
-                    Some((*data.values.get(s)?, at_r, end))
-                })
-                .collect();
-            let (big, small) = (parts.first()?, parts.last()?);
-            Some(format!(
-                "The smaller γ, the less the mappers send, so m ≫ r pays off: with γ = {} going from m = r = {} to m = {} multiplies speedup by {} (to {}), with γ = {} only by {} (to {}). γ is the key to scaling MapReduce.",
-                val(small.0),
-                val(r_now),
-                val(m_last),
-                sig(small.2 / small.1, 3),
-                sig(small.2, 3),
-                val(big.0),
-                sig(big.2 / big.1, 3),
-                sig(big.2, 3)
-            ))
-        }
-        "shuffle-m-l" => {
-            let m_now = p.num("m").filter(|_| p.choice("mappers") == Some("identical"))?;
-            let l_hi = *data.values.last()?;
-            let l_lo = *data.values.get(n.checked_sub(2)?)?;
-            let c = p.num("C")?;
-            let narrow = shuffle_with(p, &[("l", l_lo)])?;
-            let wide = shuffle_with(p, &[("l", l_hi)])?;
-            let faster = shuffle_with(p, &[("l", l_lo), ("C", c * l_lo / l_hi)])?;
-            if (wide - narrow).abs() <= 1e-9 * wide {
-                return Some(format!(
-                    "With r = {} reducers, ℓ = {} already serves them all at once, so widening the bisection changes nothing here.",
-                    val(r_now),
-                    val(l_lo)
+            if !level.is_empty() {
+                let (gmin, gmax) = level.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), l| (lo.min(l.2), hi.max(l.2)));
+                let at: Vec<String> = level.iter().map(|(r, _, _, y)| format!("{} at r = {}", sig(*y, 3), val(*r))).collect();
+                let x_end = level.iter().map(|l| l.1).fold(f64::INFINITY, f64::min);
+                sentences.push(format!(
+                    "With growing m, speedup levels off: over the last tenfold of m (to m = {}) it grows only {}–{}%, and settles near r ({}).",
+                    val(x_end),
+                    sig(100.0 * gmin.max(0.0), 2),
+                    sig(100.0 * gmax.max(0.0), 2),
+                    at.join(", ")
                 ));
             }
-            Some(format!(
-                "A wider bisection acts like faster communication: at m = {}, widening ℓ from {} to {} cuts the shuffle from {} s to {} s; keeping ℓ = {} and making links {}× faster (C × {}) cuts it to {} s.",
-                val(m_now),
-                val(l_lo),
-                val(l_hi),
-                sig(narrow, 3),
-                sig(wide, 3),
-                val(l_lo),
-                sig(l_hi / l_lo, 3),
-                sig(l_lo / l_hi, 3),
-                sig(faster, 3)
-            ))
+            if !peaked.is_empty() {
+                let each: Vec<String> = peaked
+                    .iter()
+                    .map(|(r, px, py, x1, y1)| format!("r = {}: {} near m = {}, {} at m = {}", val(*r), sig(*py, 3), val(*px), sig(*y1, 3), val(*x1)))
+                    .collect();
+                sentences.push(format!(
+                    "Here speedup does not level off: it peaks and then falls as m grows ({}), because each extra mapper's start-up costs more than its share of V saves.",
+                    each.join("; ")
+                ));
+            }
+            if let Some(x) = common_end(data) {
+                let ys: Vec<(f64, f64)> = (0..n).filter_map(|s| Some((*data.values.get(s)?, data.at(s, x)?.1))).collect();
+                let increasing = ys.windows(2).all(|w| matches!(w, [a, b] if b.1 >= a.1));
+                if let (Some(first), Some(last)) = (ys.first(), ys.last()) {
+                    sentences.push(if increasing {
+                        format!("Speedup grows with r: at m = {} it rises from {} (r = {}) to {} (r = {}).", val(x), sig(first.1, 3), val(first.0), sig(last.1, 3), val(last.0))
+                    } else {
+                        let all: Vec<String> = ys.iter().map(|(r, y)| format!("{} at r = {}", sig(*y, 3), val(*r))).collect();
+                        format!("Here speedup does not grow with r at every step: at m = {} it is {}.", val(x), all.join(", "))
+                    });
+                }
+            }
         }
-        _ => None,
+        "speedup-m-gamma" => {
+            // Gain from m = r to the end of each curve.
+            let parts: Vec<(f64, f64, f64, f64)> = (0..n)
+                .filter_map(|s| {
+                    let pts = defined(data, s);
+                    let (x_end, end) = *pts.last()?;
+                    let (x_r, at_r) = data.at(s, r_now)?;
+                    (x_end > 2.0 * x_r).then_some((*data.values.get(s)?, at_r, end, x_end))
+                })
+                .collect();
+            if let (Some(big), Some(small)) = (parts.first(), parts.last()) {
+                if parts.len() >= 2 {
+                    let holds = small.2 / small.1 > big.2 / big.1;
+                    sentences.push(format!(
+                        "{}: with γ = {}, going from m = r = {} to m = {} multiplies speedup by {} (to {}); with γ = {}, going to m = {} multiplies it by {} (to {}).",
+                        if holds { "The smaller γ, the less the mappers send, so m ≫ r pays off" } else { "Here a smaller γ does not make m ≫ r pay off more" },
+                        val(small.0),
+                        val(r_now),
+                        val(small.3),
+                        sig(small.2 / small.1, 3),
+                        sig(small.2, 3),
+                        val(big.0),
+                        val(big.3),
+                        sig(big.2 / big.1, 3),
+                        sig(big.2, 3)
+                    ));
+                    if holds {
+                        sentences.push("γ is the key to scaling MapReduce.".into());
+                    }
+                }
+            }
+        }
+        "shuffle-m-l" => {
+            if let Some(m_now) = p.num("m").filter(|_| p.choice("mappers") == Some("identical")) {
+                let l_hi = *data.values.last()?;
+                let l_lo = *data.values.get(n.checked_sub(2)?)?;
+                let c = p.num("C")?;
+                let narrow = shuffle_with(p, &[("l", l_lo)]);
+                let wide = shuffle_with(p, &[("l", l_hi)]);
+                let faster = shuffle_with(p, &[("l", l_lo), ("C", c * l_lo / l_hi)]);
+                match (narrow, wide, faster) {
+                    (Some(narrow), Some(wide), _) if (wide - narrow).abs() <= 1e-9 * wide => sentences.push(format!(
+                        "With r = {} reducers, ℓ = {} already serves them all at once (or m ≤ ℓ), so widening the bisection changes nothing here.",
+                        val(r_now),
+                        val(l_lo)
+                    )),
+                    (Some(narrow), Some(wide), Some(faster)) => sentences.push(format!(
+                        "A wider bisection acts like faster communication: at m = {}, widening ℓ from {} to {} cuts the shuffle from {} s to {} s; keeping ℓ = {} and making links {}× faster (C × {}) cuts it to {} s.",
+                        val(m_now),
+                        val(l_lo),
+                        val(l_hi),
+                        sig(narrow, 3),
+                        sig(wide, 3),
+                        val(l_lo),
+                        sig(l_hi / l_lo, 3),
+                        sig(l_lo / l_hi, 3),
+                        sig(faster, 3)
+                    )),
+                    _ => {}
+                }
+            }
+        }
+        _ => return None,
     }
+    sentences.extend(gap_reason(sweep, p, data));
+    (!sentences.is_empty()).then(|| sentences.join(" "))
 }

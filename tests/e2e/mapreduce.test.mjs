@@ -1,0 +1,892 @@
+// End-to-end tests of the `mapreduce` model (MapReduce as a divisible load)
+// in headless Chromium: loading the tab, SPEC's public example m = r = 4,
+// ℓ = 2 (preset and URL) and its reproduction table, agreement with the CLI
+// bit for bit, the Gantt chart, the three sweeps computed in a worker (HiDPI,
+// progress, their observations against evaluate(), recomputation without
+// stale results), bad input, the URL hash, heterogeneous mappers, the
+// iso-map, and the bugs found while writing these tests.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+import {
+  CLI, afterFrames, buildStaleness, chartNotes, chartStates, evaluateInPage, fieldMessages, formatInPage,
+  hasCli, hashParams, listItems, listRows, openPage, outputTexts, pageProblems, reloadReady, snapshot, startEnv,
+  stopEnv, visibleText, waitForCharts, waitReadyState,
+} from './helpers.mjs';
+
+const run = promisify(execFile);
+const NO_CLI = hasCli() ? false : `the native CLI ${CLI} does not exist; build it with \`cargo build\``;
+
+let env;
+before(async () => { env = await startEnv(); });
+after(async () => { await stopEnv(env); });
+
+const MODEL = 'mapreduce';
+const SWEEPS = ['speedup-m-r', 'speedup-m-gamma', 'shuffle-m-l'];
+const LIST = '#form .field.list-field[data-group=mappers]';
+const cell = (key, row) => `#form input[data-list=${key}][data-row="${row}"]`;
+const HETERO = 'input[name=mappers][value=heterogeneous]';
+
+/** SPEC's public example: A = 1 (a_map = 1, s_map = 0), V = 100, S = C = γ = 1, no reduce cost. */
+const EXAMPLE = { m: '4', r: '4', l: '2', V: '100', S: '1', C: '1', gamma: '1', a_map: '1', s_map: '0', a_red: '0', s_red: '0' };
+const EXAMPLE_ALPHA = [2284, 2732, 3292, 3992].map((a) => a / 123);
+const EXAMPLE_T = 9982 / 123; // 81.15447154471545
+
+const near = (x, y, rel) => Math.abs(x - y) <= rel * Math.abs(y);
+const hashOf = (params) => '#' + new URLSearchParams({ model: MODEL, ...params }).toString();
+
+/**
+ * True when `shown` (a number printed to three significant figures, as the
+ * sweep notes print them) is `value` rounded that way.
+ */
+function sig3(shown, value) {
+  if (!Number.isFinite(shown) || !Number.isFinite(value)) return false;
+  const half = 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(value))) - 2);
+  return Math.abs(shown - value) <= half * 1.0001;
+}
+
+// ---- page helpers ----------------------------------------------------------------------
+
+/**
+ * Opens `hash` in a fresh tab (of `context`, the file's own by default), runs
+ * `fn({ page, log })`, then checks that the page reported no problem (page
+ * errors, console errors and warnings of the page and its workers, failed
+ * requests, HTTP errors) and asked nothing of another origin.
+ */
+async function withMr({ hash = `#model=${MODEL}`, context = env.context, waitReady = true } = {}, fn) {
+  const p = await openPage({ ...env, context }, { hash, waitReady });
+  p.page.setDefaultTimeout(15_000);
+  try {
+    await fn(p);
+    assert.deepEqual(pageProblems(p.log), [], 'the page reported no problem');
+    const origin = new URL(env.url).origin;
+    const foreign = p.log.requests.filter((u) => !/^(data|blob):/.test(u) && new URL(u).origin !== origin);
+    assert.deepEqual(foreign, [], `every request goes to ${origin}`);
+  } finally {
+    await p.close();
+  }
+}
+
+/** What the page shows for each output value (long arrays abbreviated as the page does). */
+async function displayedFor(page, values) {
+  const flat = {};
+  for (const [k, v] of Object.entries(values)) {
+    if (typeof v === 'number') flat[k] = v;
+    if (Array.isArray(v)) v.forEach((x, i) => { flat[`${k}.${i}`] = x; });
+  }
+  const f = await formatInPage(page, flat);
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => {
+    if (v === null) return [k, '—'];
+    if (!Array.isArray(v)) return [k, f[k]];
+    const items = v.map((_, i) => f[`${k}.${i}`]);
+    return [k, v.length <= 6 ? items.join(', ') : `${[...items.slice(0, 3), '…', items.at(-1)].join(', ')} (${v.length} values)`];
+  }));
+}
+
+/** Asserts every output shows what the page's formatter makes of `values`. */
+async function assertOutputsShow(page, values, context) {
+  const shown = await outputTexts(page);
+  assert.deepEqual(Object.keys(shown).sort(), Object.keys(values).sort(), `${context}: one output element per output`);
+  const expected = await displayedFor(page, values);
+  for (const key of Object.keys(values)) assert.equal(shown[key], expected[key], `${context}: output ${key} (value ${JSON.stringify(values[key])})`);
+}
+
+/** The form's parameters as the page evaluates them, read back from the hash. */
+async function formParams(page) {
+  const { model, ...rest } = await hashParams(page);
+  assert.equal(model, MODEL);
+  return rest;
+}
+
+/** State of every sweep figure: { id: { state, progressHidden, note, error, stale, width, clientWidth, ... } }. */
+function sweepStates(page) {
+  return page.$$eval('#charts figure.sweep[data-sweep]', (figs) => Object.fromEntries(figs.map((f) => {
+    const c = f.querySelector('canvas');
+    const progress = f.querySelector('progress.sweep-progress');
+    return [f.dataset.sweep, {
+      state: f.dataset.state ?? null,
+      progressHidden: progress.hidden && !progress.checkVisibility(),
+      note: f.querySelector('.chart-note').textContent,
+      error: f.querySelector('.chart-error').textContent,
+      stale: f.classList.contains('stale'),
+      width: c.width, height: c.height, clientWidth: c.clientWidth, clientHeight: c.clientHeight,
+    }];
+  })));
+}
+
+/**
+ * Records every change of a sweep figure's data-state (with the URL hash at
+ * that moment: the hash holds the form, so a "computing" entry says which
+ * parameters were sent to the worker) and of its progress bar's `hidden` in
+ * window.__sweeps. The figures survive updates of the form, so one observer
+ * does.
+ */
+function watchSweeps(page) {
+  return page.evaluate(() => {
+    window.__sweeps = [];
+    new MutationObserver((records) => {
+      for (const r of records) {
+        const fig = r.target.closest('figure.sweep');
+        if (!fig) continue;
+        if (r.attributeName === 'data-state') window.__sweeps.push({ sweep: fig.dataset.sweep, state: fig.dataset.state, hash: location.hash });
+        if (r.attributeName === 'hidden' && r.target.matches('progress')) window.__sweeps.push({ sweep: fig.dataset.sweep, progressHidden: r.target.hidden });
+      }
+    }).observe(document.getElementById('charts'), { subtree: true, attributes: true, attributeFilter: ['data-state', 'hidden'] });
+  });
+}
+
+/** An index into window.__sweeps: take it before an edit, wait with it after. */
+const sweepMark = (page) => page.evaluate(() => window.__sweeps.length);
+
+/**
+ * Waits until every sweep was computed for the form as it is now: since
+ * `mark` (taken before the last edit) its last "computing" entry was sent
+ * with the current hash, it has settled since (done or error), and its
+ * progress bar is hidden.
+ */
+async function waitSweepsSince(page, mark, what, timeout = 15_000) {
+  await page.waitForFunction(([k, ids]) => ids.every((id) => {
+    const fig = document.querySelector(`#charts figure.sweep[data-sweep="${id}"]`);
+    const log = window.__sweeps.map((e, i) => ({ ...e, i })).slice(k).filter((e) => e.sweep === id);
+    const computing = log.filter((e) => e.state === 'computing').at(-1);
+    return computing?.hash === location.hash
+      && log.some((e) => e.i > computing.i && (e.state === 'done' || e.state === 'error'))
+      && ['done', 'error'].includes(fig.dataset.state) && fig.querySelector('progress').hidden;
+  }), [mark, SWEEPS], { timeout }).catch(async (e) => {
+    const log = await page.evaluate((k) => window.__sweeps.slice(k), mark);
+    throw new Error(`the sweeps did not settle after ${what}: ${JSON.stringify(await sweepStates(page))}\nlog: ${JSON.stringify(log)}${buildStaleness()}\n${e.message}`);
+  });
+  await afterFrames(page);
+}
+
+/** Waits until every sweep is done (a fresh page). */
+async function waitSweepsDone(page, timeout = 15_000) {
+  await page.waitForFunction((ids) => ids.every((id) => {
+    const fig = document.querySelector(`#charts figure.sweep[data-sweep="${id}"]`);
+    return fig?.dataset.state === 'done' && fig.querySelector('progress').hidden;
+  }), SWEEPS, { timeout }).catch(async (e) => {
+    throw new Error(`the sweeps are not done: ${JSON.stringify(await sweepStates(page))}${buildStaleness()}\n${e.message}`);
+  });
+  await afterFrames(page);
+}
+
+/**
+ * Ink on each canvas matching `selector`, keyed by its figure's data-chart or
+ * data-sweep (or "map"): pixels with ink (opaque, not near-white), those in a
+ * saturated colour (the data, not grey axes and text), distinct ink colours
+ * (quantised), the share of ink and a checksum. Read from a copy: reading the
+ * page's own canvas twice makes Chromium warn about willReadFrequently.
+ */
+function canvasInk(page, selector) {
+  return page.$$eval(selector, (canvases) => Object.fromEntries(canvases.map((c) => {
+    const fig = c.closest('figure');
+    const id = fig?.dataset.chart ?? fig?.dataset.sweep ?? 'map';
+    if (!c.width || !c.height) return [id, { ink: 0, coloured: 0, colours: 0, share: 0, sum: 0, pixels: 0 }];
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const ctx = copy.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(c, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    let coloured = 0;
+    let sum = 0;
+    const colours = new Set();
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, g, b, a] = [d[i], d[i + 1], d[i + 2], d[i + 3]];
+      sum = (sum * 31 + r * 7 + g * 11 + b * 13 + a) >>> 0;
+      if (a > 0 && !(r >= 245 && g >= 245 && b >= 245)) {
+        ink += 1;
+        colours.add(((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4));
+        if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured += 1;
+      }
+    }
+    const pixels = d.length / 4;
+    return [id, { ink, coloured, colours: colours.size, share: ink / pixels, sum, pixels }];
+  })));
+}
+
+const GANTT = '#charts figure.chart[data-chart=gantt] canvas';
+const SWEEP_CANVASES = '#charts figure.sweep[data-sweep] canvas';
+const MAP_CANVAS = 'section#map canvas.map-canvas';
+
+// ---- the sweep observations against evaluate() --------------------------------------------
+
+const R_VALUES = [10, 25, 50, 100, 200];
+const M_LAST = 10000;
+
+/** Numbers in a note: "2.71e7" -> 2.71e7, "1e-3" -> 0.001. */
+const NUM = '(\\d+(?:\\.\\d+)?(?:e-?\\d+)?)';
+
+/**
+ * Checks the three notes quote what `evaluate` gives for the form's
+ * parameters `form` (text, as the page holds them):
+ *  - speedup-m-r: "X at r = R" is the speedup at m = 10000 with r = ℓ = R;
+ *  - speedup-m-gamma: "(to X)" is the speedup at m = 10000 for γ = 1e-3 and γ = 1;
+ *  - shuffle-m-l (γ = 1): the shuffle at ℓ = 50 and 100, and at ℓ = 50 with C halved.
+ */
+async function assertNotesMatch(page, notes, form, context) {
+  const ev = (changes) => evaluateInPage(page, MODEL, { ...form, ...changes });
+
+  const mr = notes['speedup-m-r'];
+  assert.match(mr, /^With growing m, speedup levels off/, `${context}: speedup-m-r note: "${mr}"`);
+  const levels = {};
+  for (const r of R_VALUES) {
+    const m = new RegExp(`${NUM} at r = ${r}\\b`).exec(mr);
+    assert.ok(m, `${context}: the speedup-m-r note gives the speedup at r = ${r}: "${mr}"`);
+    const expected = (await ev({ m: String(M_LAST), r: String(r), l: String(r) })).speedup;
+    levels[r] = expected;
+    assert.ok(sig3(Number(m[1]), expected), `${context}: speedup at m = ${M_LAST}, r = ℓ = ${r}: note ${m[1]}, evaluate ${expected}`);
+  }
+  const rises = new RegExp(`at m = ${M_LAST} it rises from ${NUM} \\(r = 10\\) to ${NUM} \\(r = 200\\)`).exec(mr);
+  assert.ok(rises, `${context}: the note says speedup rises with r: "${mr}"`);
+  assert.ok(sig3(Number(rises[1]), levels[10]) && sig3(Number(rises[2]), levels[200]), `${context}: rises ${rises[1]} -> ${rises[2]}`);
+
+  const mg = notes['speedup-m-gamma'];
+  const g = new RegExp(`with γ = 1e-3 going from m = r = (\\d+) to m = ${M_LAST} multiplies speedup by ${NUM} \\(to ${NUM}\\), with γ = 1 only by ${NUM} \\(to ${NUM}\\)`).exec(mg);
+  assert.ok(g, `${context}: speedup-m-gamma note: "${mg}"`);
+  assert.equal(g[1], form.r ?? '100', `${context}: the γ note starts at m = r`);
+  const small = (await ev({ m: String(M_LAST), gamma: '0.001' })).speedup;
+  const big = (await ev({ m: String(M_LAST), gamma: '1' })).speedup;
+  assert.ok(sig3(Number(g[3]), small), `${context}: speedup at m = ${M_LAST}, γ = 1e-3: note ${g[3]}, evaluate ${small}`);
+  assert.ok(sig3(Number(g[5]), big), `${context}: speedup at m = ${M_LAST}, γ = 1: note ${g[5]}, evaluate ${big}`);
+
+  const ml = notes['shuffle-m-l'];
+  const s = new RegExp(`^A wider bisection acts like faster communication: at m = (\\d+), widening ℓ from 50 to 100 cuts the shuffle from ${NUM} s to ${NUM} s; keeping ℓ = 50 and making links 2\\.00× faster \\(C × 0\\.500\\) cuts it to ${NUM} s\\.$`).exec(ml);
+  assert.ok(s, `${context}: shuffle-m-l note: "${ml}"`);
+  assert.equal(s[1], form.m ?? '1000', `${context}: the ℓ note is at the form's m`);
+  const c = Number(form.C ?? '1e-6');
+  const narrow = (await ev({ gamma: '1', l: '50' })).t_shuffle;
+  const wide = (await ev({ gamma: '1', l: '100' })).t_shuffle;
+  const faster = (await ev({ gamma: '1', l: '50', C: String(c / 2) })).t_shuffle;
+  assert.ok(sig3(Number(s[2]), narrow), `${context}: shuffle at ℓ = 50 (γ = 1): note ${s[2]}, evaluate ${narrow}`);
+  assert.ok(sig3(Number(s[3]), wide), `${context}: shuffle at ℓ = 100 (γ = 1): note ${s[3]}, evaluate ${wide}`);
+  assert.ok(sig3(Number(s[4]), faster), `${context}: shuffle at ℓ = 50, C/2 (γ = 1): note ${s[4]}, evaluate ${faster}`);
+}
+
+// ---- 1. loading and the public example ----------------------------------------------------
+
+describe('mapreduce: loading and the public example', () => {
+  test('the tab loads the lecture reference set with its charts, tables and map, all from the page origin', async () => {
+    await withMr({ hash: '' }, async ({ page, log }) => {
+      await page.click(`#model-tabs .tab[data-model=${MODEL}]`);
+      await page.waitForFunction(() => document.querySelector('#outputs .output[data-output=t_shuffle]'));
+      assert.equal(await page.$eval(`#model-tabs .tab[data-model=${MODEL}]`, (t) => t.getAttribute('aria-current')), 'page');
+      assert.deepEqual(await hashParams(page), { model: MODEL }, 'the defaults leave only the model in the hash');
+      for (const [key, value] of [['m', 1000], ['r', 100], ['l', 100], ['V', 1e15], ['S', 1], ['C', 1e-6], ['gamma', 0.1], ['a_map', 1e-5], ['a_red', 1e-5], ['s_map', 1e-2], ['s_red', 1e-2], ['lu', 16e6]]) {
+        assert.equal(Number(await page.inputValue(`#f-${key}`)), value, `${key} is the reference ${value}`);
+      }
+      assert.equal(await page.isChecked('input[name=mappers][value=identical]'), true);
+      assert.equal(await page.$eval(LIST, (f) => f.checkVisibility()), false, 'the per-mapper table is hidden');
+
+      const out = await evaluateInPage(page, MODEL, {});
+      assert.equal(out.alpha.length, 1000, 'one α per mapper');
+      assert.ok(near(out.alpha.reduce((a, b) => a + b, 0), 1e15, 1e-9), 'the α_i add up to V');
+      assert.ok(near(out.T, out.t_shuffle + out.t_red, 1e-12), 'T = t_shuffle + t_red');
+      assert.ok(near(out.speedup, out.T_seq / out.T, 1e-12), 'speedup = T_seq / T');
+      assert.equal(out.intervals, 1099, 'N = m + r − 1 when r ≤ ℓ');
+      assert.equal(out.z, 1e12, 'z = γV/r');
+      await assertOutputsShow(page, out, 'defaults');
+      const s = await snapshot(page);
+      assert.equal(s.status.hidden, true, 'no status banner');
+      assert.deepEqual(s.invalid, []);
+      assert.deepEqual(
+        await page.$$eval('#tables section.table-card', (ts) => ts.map((t) => t.dataset.table)),
+        ['schedule', 'intervals', 'reproduction'],
+      );
+      assert.deepEqual(await page.$$eval('#charts figure.sweep', (fs) => fs.map((f) => f.dataset.sweep)), SWEEPS);
+      await waitSweepsDone(page);
+      await page.waitForSelector('#map canvas.map-canvas[data-labels]', { state: 'attached' });
+      assert.match(await visibleText(page), /Solved by the chain method/, 'the solver method is stated');
+      assert.doesNotMatch(await visibleText(page), /NaN|Infinity|undefined/);
+
+      const origin = new URL(env.url).origin;
+      for (const file of ['/www/app.js', '/pkg/isoperf_bg.wasm', '/www/sweep-worker.js', '/www/map-worker.js']) {
+        assert.ok(log.requests.includes(origin + file), `${file} loads from ${origin}`);
+      }
+    });
+  });
+
+  test('SPEC example m = r = 4, ℓ = 2 (preset and URL): t_shuffle = T = 9982/123, α = (2284, 2732, 3292, 3992)/123', async () => {
+    await withMr({}, async ({ page }) => {
+      const presets = await page.$$eval('#preset option', (os) => os.map((o) => o.value).filter(Boolean));
+      assert.deepEqual(presets, ['reference', 'example-4x4', 'heterogeneous-4']);
+      await page.selectOption('#preset', 'example-4x4');
+      await afterFrames(page);
+      for (const [key, value] of Object.entries(EXAMPLE)) assert.equal(Number(await page.inputValue(`#f-${key}`)), Number(value), `#f-${key}`);
+      assert.match(await page.$eval('#preset-note', (e) => e.textContent), /9982\/123/);
+      const form = await formParams(page);
+      // S = 1 is also the reference value, so only the others are in the hash.
+      assert.deepEqual(Object.fromEntries(Object.entries(form).map(([k, v]) => [k, Number(v)])),
+        Object.fromEntries(Object.entries(EXAMPLE).filter(([k]) => k !== 'S').map(([k, v]) => [k, Number(v)])), 'the hash holds the example');
+
+      const out = await evaluateInPage(page, MODEL, form);
+      assert.ok(near(out.t_shuffle, EXAMPLE_T, 1e-9), `t_shuffle = ${out.t_shuffle}, published 9982/123 = ${EXAMPLE_T}`);
+      assert.ok(near(out.T, EXAMPLE_T, 1e-9), `T = ${out.T} (no reduce cost)`);
+      assert.equal(out.t_red, 0);
+      assert.equal(out.intervals, 9, 'N = itv(4, 4) = 9');
+      assert.equal(out.alpha.length, 4);
+      out.alpha.forEach((a, i) => assert.ok(near(a, EXAMPLE_ALPHA[i], 1e-9), `α_${i + 1} = ${a}, published ${EXAMPLE_ALPHA[i]}`));
+      assert.ok(near(out.t_map, 4 + EXAMPLE_ALPHA[3], 1e-9), 't_m = mS + A α_m');
+
+      const shown = await outputTexts(page);
+      assert.equal(shown.T, '81.15');
+      assert.equal(shown.t_shuffle, '81.15');
+      assert.equal(shown.alpha, '18.57, 22.21, 26.76, 32.46', 'every α_i is listed');
+      assert.equal(shown.intervals, '9');
+      await assertOutputsShow(page, out, 'example-4x4');
+
+      // The schedule: four mappers, M1 sends in intervals 1–2, 5–6 (the slide's itv).
+      const schedule = await page.$$eval('#tables section.table-card[data-table=schedule] tbody tr:not(.remark)', (rows) =>
+        rows.map((r) => [...r.cells].map((c) => c.textContent)));
+      assert.deepEqual(schedule.map((r) => r[0]), ['M1', 'M2', 'M3', 'M4']);
+      schedule.forEach((r, i) => assert.ok(near(Number(r[1]), EXAMPLE_ALPHA[i], 1e-5), `schedule α_${i + 1}: ${r[1]}`));
+      assert.deepEqual(schedule.map((r) => r[5]), ['1–2, 5–6', '2–3, 6–7', '3–4, 7–8', '4–5, 8–9']);
+
+      const card = '#tables section.table-card[data-table=reproduction]';
+      const rows = await page.$$eval(`${card} tbody tr:not(.remark)`, (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
+      assert.deepEqual(rows.map((r) => r[0]), ['α_1', 'α_2', 'α_3', 'α_4', 't_10']);
+      [...EXAMPLE_ALPHA, EXAMPLE_T].forEach((v, i) => assert.ok(near(Number(rows[i][3]), v, 1e-9), `reproduction ${rows[i][0]}: ${rows[i][3]}`));
+      assert.equal(await page.locator(`${card} tr.row-agrees`).count(), 5, 'every reproduction row agrees');
+      assert.equal(await page.locator(`${card} tr.row-disagrees`).count(), 0);
+    });
+
+    // The same view from a link.
+    await withMr({ hash: hashOf(EXAMPLE) }, async ({ page }) => {
+      const shown = await outputTexts(page);
+      assert.equal(shown.t_shuffle, '81.15');
+      assert.equal(shown.alpha, '18.57, 22.21, 26.76, 32.46');
+      assert.equal(await page.$eval('#preset', (s) => s.value), '', 'a link does not claim a preset');
+    });
+  });
+});
+
+// ---- 2. the page and the native CLI -----------------------------------------------------------
+
+const CASES = [
+  {},
+  EXAMPLE,
+  { m: '10000' },
+  { m: '1' },
+  { r: '1', l: '1' },
+  { m: '10', l: '100' }, // ℓ wider than m
+  { gamma: '1', l: '10' }, // ten reducer groups
+  { m: '8', r: '16', l: '4', S: '100', C: '1e-3', gamma: '1', V: '1e6' }, // the general simplex
+  { V: '1e21', C: '1e-9', lu: '64e6', a_red: '0', s_red: '0' },
+  { mappers: 'heterogeneous' },
+  { mappers: 'heterogeneous', a_map_list: '1,1,2,2', r: '4', l: '2', V: '100', S: '1', C: '1', gamma: '1', s_map: '0', a_red: '0', s_red: '0' },
+  { mappers: 'heterogeneous', a_map_list: '5e-6,1e-5,2e-5,4e-5,8e-5', r: '20', l: '3' },
+];
+
+async function cli(command, params) {
+  const args = [command, MODEL, ...Object.entries(params).map(([k, v]) => `${k}=${v}`)];
+  const { stdout } = await run(CLI, args, { timeout: 20_000, maxBuffer: 64 << 20 });
+  return JSON.parse(stdout);
+}
+
+/** Every output: numbers bit for bit, arrays item by item. */
+function assertSameOutputs(page, native, label) {
+  label += buildStaleness();
+  assert.deepEqual(Object.keys(page).sort(), Object.keys(native).sort(), `${label}: same outputs`);
+  for (const [key, x] of Object.entries(native)) {
+    const y = page[key];
+    if (Array.isArray(x)) {
+      assert.ok(Array.isArray(y), `${label}: ${key} is an array in the page too`);
+      assert.equal(y.length, x.length, `${label}: ${key} has ${x.length} items`);
+      x.forEach((xi, i) => assert.ok(Object.is(y[i], xi), `${label}: ${key}[${i}]: page ${y[i]} !== CLI ${xi}`));
+    } else {
+      assert.equal(typeof x, 'number', `${label}: ${key} is numeric in the CLI (${JSON.stringify(x)})`);
+      assert.ok(Object.is(y, x), `${label}: ${key}: page ${y} !== CLI ${x}`);
+    }
+  }
+}
+
+describe('mapreduce: page and native CLI', () => {
+  test('evaluate and tables agree with `isoperf eval|tables mapreduce` to the last bit', { skip: NO_CLI }, async () => {
+    await withMr({}, async ({ page }) => {
+      let simplex = 0;
+      for (const params of CASES) {
+        const label = JSON.stringify(params);
+        const [inPage, pageTables, remarks] = await page.evaluate(([m, p]) =>
+          [window.isoperf.evaluate(m, p), window.isoperf.tables(m, p), window.isoperf.remarks(m, p)], [MODEL, params]);
+        assertSameOutputs(inPage, await cli('eval', params), label);
+        assert.deepEqual(pageTables, await cli('tables', params), `${label}: tables${buildStaleness()}`);
+        simplex += remarks.some((r) => /general simplex/.test(r.text));
+      }
+      assert.ok(simplex >= 1, 'the cases include a schedule the general simplex solves');
+    });
+  });
+
+  test('the form, loaded from a link, shows what the CLI computes', { skip: NO_CLI }, async () => {
+    for (const params of [CASES[0], CASES[1], CASES[6], CASES[11]]) {
+      await withMr({ hash: hashOf(params) }, async ({ page }) => {
+        await assertOutputsShow(page, await cli('eval', params), `${hashOf(params)}${buildStaleness()}`);
+      });
+    }
+  });
+});
+
+// ---- 3. the Gantt chart ---------------------------------------------------------------------
+
+describe('mapreduce: the Gantt chart', () => {
+  test('the schedule is drawn for the example and the reference set, and redrawn on a change', async () => {
+    await withMr({ hash: hashOf(EXAMPLE) }, async ({ page }) => {
+      await waitForCharts(page);
+      const states = await chartStates(page);
+      assert.deepEqual(Object.keys(states), ['gantt'], 'one ordinary chart');
+      const g = states.gantt;
+      assert.equal(g.stale, false);
+      assert.equal(g.note, '', 'no error');
+      assert.ok(g.clientWidth > 100 && (g.width !== 300 || g.height !== 150), `the canvas was sized (${g.width} × ${g.height})`);
+      const ink = (await canvasInk(page, GANTT)).gantt;
+      assert.ok(ink.ink > 5000 && ink.colours >= 4, `the example's Gantt chart has ink: ${JSON.stringify(ink)}`);
+      assert.ok(ink.coloured > 3000, `coloured bars (${ink.coloured} pixels)`);
+      assert.equal((await chartNotes(page)).gantt, '', 'a small schedule shows every send: no note');
+      assert.equal(await page.$eval('#charts figure.chart[data-chart=gantt] canvas', (c) => c.getAttribute('aria-label')), 'Schedule');
+
+      // Another schedule, another picture.
+      await page.fill('#f-S', '5');
+      await afterFrames(page);
+      const after = (await canvasInk(page, GANTT)).gantt;
+      assert.notEqual(after.sum, ink.sum, 'the chart changed with S');
+      assert.ok(after.coloured > 3000);
+    });
+
+    await withMr({}, async ({ page }) => {
+      await waitForCharts(page);
+      const ink = (await canvasInk(page, GANTT)).gantt;
+      assert.equal((await chartStates(page)).gantt.note, '', 'no error');
+      assert.ok(ink.ink > 5000 && ink.coloured > 2000 && ink.colours >= 4, `the reference Gantt chart has ink: ${JSON.stringify(ink)}`);
+      assert.equal((await chartNotes(page)).gantt, 'Sends closer than 0.1% of T are drawn as one bar.', 'm·r > 64: sends are merged');
+    });
+  });
+});
+
+// ---- 4.–6. the sweeps ---------------------------------------------------------------------
+
+describe('mapreduce: sweeps', () => {
+  test('all three sweeps finish in the worker at devicePixelRatio 2: progress hidden, HiDPI canvases with ink, notes', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 1000 }, deviceScaleFactor: 2 });
+    try {
+      await withMr({ context }, async ({ page, log }) => {
+        assert.equal(await page.evaluate(() => window.devicePixelRatio), 2);
+        await waitSweepsDone(page);
+        const states = await sweepStates(page);
+        assert.deepEqual(Object.keys(states), SWEEPS);
+        for (const [id, s] of Object.entries(states)) {
+          assert.equal(s.state, 'done', `${id} is done`);
+          assert.equal(s.progressHidden, true, `${id}: the progress bar is hidden`);
+          assert.equal(s.error, '', `${id}: no error`);
+          assert.equal(s.stale, false, `${id} is not stale`);
+          assert.ok(s.clientWidth > 100, `${id} is laid out (${s.clientWidth})`);
+          assert.ok(Math.abs(s.width - 2 * s.clientWidth) <= 2, `${id}: canvas.width ${s.width} ≈ 2 × clientWidth ${s.clientWidth}`);
+          assert.ok(Math.abs(s.height - 2 * s.clientHeight) <= 2, `${id}: canvas.height ${s.height} ≈ 2 × clientHeight ${s.clientHeight}`);
+          assert.doesNotMatch(s.note, /NaN|Infinity|undefined|—/, `${id}: a clean note`);
+        }
+        assert.match(states['speedup-m-r'].note, /^With growing m, speedup levels off: .* Speedup grows with r: /);
+        assert.match(states['speedup-m-gamma'].note, /^The smaller γ, .* γ is the key to scaling MapReduce\.$/);
+        assert.match(states['shuffle-m-l'].note, /^A wider bisection acts like faster communication: /);
+        const ink = await canvasInk(page, SWEEP_CANVASES);
+        for (const id of SWEEPS) {
+          assert.ok(ink[id].ink > 5000 && ink[id].coloured > 1000, `${id} has curves: ${JSON.stringify(ink[id])}`);
+        }
+        const captions = await page.$$eval('#charts figure.sweep figcaption', (cs) => cs.map((c) => c.textContent));
+        assert.match(captions[0], /5 curves of 50 points each, computed off the page in a worker/);
+        assert.ok(log.requests.includes(`${new URL(env.url).origin}/www/sweep-worker.js`), 'the sweep worker loads from the page origin');
+      });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the sweep notes quote what evaluate() gives (reference set)', async () => {
+    await withMr({}, async ({ page }) => {
+      await waitSweepsDone(page);
+      const notes = Object.fromEntries(Object.entries(await sweepStates(page)).map(([id, s]) => [id, s.note]));
+      // The lecture: speedup settles near r, e.g. 141 at r = 100 for m = 10000.
+      const at100 = (await evaluateInPage(page, MODEL, { m: '10000' })).speedup;
+      assert.ok(notes['speedup-m-r'].includes(`${Math.round(at100)} at r = 100`), `"${Math.round(at100)} at r = 100" in "${notes['speedup-m-r']}"`);
+      await assertNotesMatch(page, notes, {}, 'reference set');
+    });
+  });
+
+  test('editing recomputes the sweeps (computing → done), and quick edits leave no stale note', async () => {
+    await withMr({}, async ({ page }) => {
+      await waitSweepsDone(page);
+      await watchSweeps(page);
+      const before = await sweepStates(page);
+
+      // γ: the r-sweep changes; the γ-sweep sets γ itself and the ℓ-sweep fixes γ = 1.
+      let mark = await sweepMark(page);
+      await page.fill('#f-gamma', '0.2');
+      await waitSweepsSince(page, mark, 'γ = 0.2');
+      const log = await page.evaluate(() => window.__sweeps);
+      for (const id of SWEEPS) {
+        assert.ok(log.some((e) => e.sweep === id && e.state === 'computing'), `${id} went to computing`);
+        assert.ok(log.some((e) => e.sweep === id && e.progressHidden === false), `${id} showed its progress bar`);
+      }
+      let now = await sweepStates(page);
+      for (const id of SWEEPS) assert.equal(now[id].state, 'done', `${id} is done again`);
+      assert.notEqual(now['speedup-m-r'].note, before['speedup-m-r'].note, 'the r-sweep note changed with γ');
+      assert.equal(now['speedup-m-gamma'].note, before['speedup-m-gamma'].note, 'the γ-sweep does not depend on the form\'s γ');
+      assert.equal(now['shuffle-m-l'].note, before['shuffle-m-l'].note, 'the ℓ-sweep fixes γ = 1');
+      await assertNotesMatch(page, Object.fromEntries(Object.entries(now).map(([id, s]) => [id, s.note])), { gamma: '0.2' }, 'γ = 0.2');
+
+      // Quick edits of S, some while the worker is under way: the last one wins.
+      // Resolves once the request after `k` was sent and a curve of it came back (or all of it did).
+      const underWay = (k) => page.waitForFunction((from) => window.__sweeps.slice(from).some((e) => e.state === 'computing')
+        && [...document.querySelectorAll('#charts figure.sweep')].some((f) => (f.dataset.state === 'computing' && f.querySelector('progress').value > 0) || f.dataset.state === 'done'), k);
+      await page.fill('#f-S', '2');
+      await underWay(await sweepMark(page));
+      await page.fill('#f-S', '5');
+      await underWay(await sweepMark(page));
+      await page.fill('#f-S', '0.5');
+      mark = await sweepMark(page);
+      await page.click('#f-S', { clickCount: 3 });
+      await page.keyboard.type('0.3'); // S = 0, 0., 0.3 in quick succession
+      await waitSweepsSince(page, mark, 'S = 0.3');
+      assert.equal(await page.inputValue('#f-S'), '0.3');
+      assert.deepEqual(await formParams(page), { gamma: '0.2', S: '0.3' });
+      now = await sweepStates(page);
+      for (const id of SWEEPS) assert.equal(now[id].state, 'done', `${id} is done`);
+      await assertNotesMatch(page, Object.fromEntries(Object.entries(now).map(([id, s]) => [id, s.note])), { gamma: '0.2', S: '0.3' }, 'S = 0.3 after quick edits');
+      // Still so a moment later: no late result of an older request repaints.
+      await page.waitForTimeout(300);
+      const later = await sweepStates(page);
+      for (const id of SWEEPS) assert.equal(later[id].note, now[id].note, `${id}: the note stays`);
+    });
+  });
+});
+
+// ---- 7. bad input -------------------------------------------------------------------------
+
+/** Asserts the state of the page with one bad field `key`. */
+async function assertRefusedAt(page, key, message, context) {
+  const s = await snapshot(page);
+  assert.deepEqual(s.invalid, [key], `${context}: only ${key} is marked invalid`);
+  const f = s.fields[key];
+  assert.match(f.error, message, `${context}: the message at ${key}: "${f.error}"`);
+  assert.match(f.error, /expected /, `${context}: the message says what is valid: "${f.error}"`);
+  assert.equal(f.errorVisible, true, `${context}: the message is visible`);
+  assert.deepEqual(f.ariaInvalid, ['true']);
+  assert.equal(s.status.hidden, false, `${context}: the status banner shows`);
+  for (const [k, text] of Object.entries(s.outputs)) assert.equal(text, '—', `${context}: output ${k} shows no number`);
+  assert.equal(s.charts.gantt.stale, true, `${context}: the Gantt chart is stale`);
+  assert.notEqual(s.charts.gantt.note, '', `${context}: the Gantt chart says why it is not drawn`);
+  // "NaN" may appear only in the message refusing NaN, "undefined" only in a sweep's "nothing to draw".
+  const text = (await visibleText(page)).split('NaN and infinity are not allowed').join('')
+    .split('every point is undefined for these parameters').join('');
+  assert.doesNotMatch(text, /NaN|Infinity|undefined/, `${context}: no NaN, Infinity or undefined shown`);
+  return s;
+}
+
+describe('mapreduce: bad input', () => {
+  test('out-of-range values are refused at their field with the valid range; sweeps show an error, never NaN', async () => {
+    await withMr({}, async ({ page }) => {
+      await waitSweepsDone(page);
+      await watchSweeps(page);
+      const good = await snapshot(page);
+      const BAD = [
+        { key: 'm', value: '0', message: /1 ≤ value ≤ 1e5/ },
+        { key: 'm', value: '2.5', message: /not a whole number.*1 ≤ value ≤ 1e5/ },
+        { key: 'm', value: 'NaN', message: /1 ≤ value ≤ 1e5/ },
+        { key: 'gamma', value: '0', message: /0 < value ≤ 1e6/ },
+        { key: 'V', value: '-1', message: /0 < value ≤ 1e21/ },
+        { key: 'lu', value: '0', message: /0 < value ≤ 1e18/ },
+        { key: 'a_red', value: '-1', message: /0 ≤ value ≤ 1e9/ },
+        { key: 'S', value: '', message: /no value given.*0 ≤ value ≤ 1e9/ },
+      ];
+      for (const { key, value, message } of BAD) {
+        const context = `${key} = ${JSON.stringify(value)}`;
+        const was = await page.inputValue(`#f-${key}`);
+        const mark = await sweepMark(page);
+        await page.fill(`#f-${key}`, value);
+        await afterFrames(page);
+        const s = await assertRefusedAt(page, key, message, context);
+        assert.equal(s.hash[key], value, `${context}: the hash keeps what the field shows`);
+        await waitSweepsSince(page, mark, context);
+        for (const [id, w] of Object.entries(await sweepStates(page))) {
+          assert.equal(w.state, 'error', `${context}: ${id} is in error`);
+          assert.equal(w.stale, true, `${context}: ${id} is stale`);
+          assert.equal(w.note, '', `${context}: ${id} has no observation`);
+          assert.match(w.error, new RegExp(`^Not drawn: ${key}: `), `${context}: ${id} says why: "${w.error}"`);
+        }
+        await page.fill(`#f-${key}`, was);
+        await afterFrames(page);
+        const fixed = await snapshot(page);
+        assert.deepEqual(fixed.invalid, [], `${context} fixed: nothing invalid`);
+        assert.deepEqual(fixed.outputs, good.outputs, `${context} fixed: the results are back`);
+      }
+      // And the sweeps come back too.
+      const mark = await sweepMark(page);
+      await page.fill('#f-m', '999');
+      await page.fill('#f-m', '1000');
+      await waitSweepsSince(page, mark, 'the fixed form');
+      for (const [id, w] of Object.entries(await sweepStates(page))) assert.equal(w.state, 'done', `${id} is done again`);
+    });
+  });
+
+  test('V below r/γ is refused at V, and a schedule of too many intervals at r', async () => {
+    await withMr({ hash: hashOf({ V: '10' }) }, async ({ page }) => {
+      await afterFrames(page);
+      const s = await assertRefusedAt(page, 'V', /V ≥ r\/γ/, 'V = 10');
+      assert.match(s.fields.V.error, /γV\/r = 0\.01/, `the message gives what each reducer would get: "${s.fields.V.error}"`);
+      await page.waitForFunction(() => [...document.querySelectorAll('#charts figure.sweep')].every((f) => ['done', 'error'].includes(f.dataset.state)));
+      for (const [id, w] of Object.entries(await sweepStates(page))) {
+        assert.ok(w.state === 'error' && w.stale, `V = 10: ${id} is in error (${w.state})`);
+        assert.equal(w.note, '', `V = 10: ${id} has no observation`);
+        assert.match(w.error, /^nothing to draw: every point is undefined for these parameters$/, `V = 10: ${id} says why: "${w.error}"`);
+      }
+      const problems = await page.evaluate((m) => window.isoperf.check(m, { V: '10' }), MODEL);
+      assert.deepEqual(problems.map((p) => p.key), ['V'], 'check reports V');
+    });
+
+    await withMr({ hash: hashOf({ m: '100000', r: '100000', l: '1' }) }, async ({ page }) => {
+      await afterFrames(page);
+      const s = await assertRefusedAt(page, 'r', /intervals/, 'm = r = 100000, ℓ = 1');
+      assert.match(s.fields.r.error, /at most 2000000 intervals/, `the message gives the limit: "${s.fields.r.error}"`);
+      await page.waitForFunction(() => [...document.querySelectorAll('#charts figure.sweep')].every((f) => ['done', 'error'].includes(f.dataset.state) && f.querySelector('progress').hidden));
+      for (const [id, w] of Object.entries(await sweepStates(page))) {
+        assert.doesNotMatch(w.note + w.error, /NaN|Infinity|undefined/, `${id}: no NaN in "${w.note}${w.error}"`);
+      }
+    });
+  });
+});
+
+// ---- 8. the URL hash ------------------------------------------------------------------------
+
+describe('mapreduce: the URL hash', () => {
+  test('edited values go to the hash, and reloading restores the fields, outputs and sweep notes', async () => {
+    await withMr({}, async ({ page }) => {
+      await waitSweepsDone(page);
+      await watchSweeps(page);
+      const edits = { r: '50', l: '25', gamma: '0.2', V: '1e14', a_red: '2e-5' };
+      const mark = await sweepMark(page);
+      for (const [key, value] of Object.entries(edits)) await page.fill(`#f-${key}`, value);
+      await waitSweepsSince(page, mark, 'the edits');
+      assert.deepEqual(await hashParams(page), { model: MODEL, ...edits }, 'the hash holds exactly the non-default values');
+      const out = await outputTexts(page);
+      await assertOutputsShow(page, await evaluateInPage(page, MODEL, edits), 'edited');
+      const notes = Object.fromEntries(Object.entries(await sweepStates(page)).map(([id, s]) => [id, s.note]));
+
+      await reloadReady(page);
+      for (const [key, value] of Object.entries(edits)) assert.equal(await page.inputValue(`#f-${key}`), value, `#f-${key} restored`);
+      assert.equal(await page.inputValue('#f-m'), '1000', 'the others keep their defaults');
+      assert.deepEqual(await outputTexts(page), out, 'the same outputs');
+      await waitSweepsDone(page);
+      const again = Object.fromEntries(Object.entries(await sweepStates(page)).map(([id, s]) => [id, s.note]));
+      assert.deepEqual(again, notes, 'the same sweep notes');
+
+      // Reset empties the hash again.
+      await page.click('#reset');
+      await afterFrames(page);
+      assert.deepEqual(await hashParams(page), { model: MODEL });
+      assert.equal(await page.inputValue('#f-gamma'), '0.1');
+    });
+  });
+});
+
+// ---- 9. heterogeneous mappers -------------------------------------------------------------
+
+describe('mapreduce: heterogeneous mappers', () => {
+  test('the per-mapper table: α has one part per row as rows are edited, added and removed', async () => {
+    await withMr({}, async ({ page }) => {
+      await page.check(HETERO);
+      await page.waitForFunction((sel) => document.querySelector(sel)?.checkVisibility(), LIST);
+      assert.deepEqual(await hashParams(page), { model: MODEL, mappers: 'heterogeneous' });
+      assert.equal(await page.$eval('#form .field[data-key=m]', (f) => f.classList.contains('inapplicable')), true, 'm does not apply');
+      let rows = await listRows(page, 'mappers');
+      assert.deepEqual(rows.map((r) => Number(r.a_map_list)), [1e-5, 1e-5, 2e-5, 2e-5], 'the default list');
+      let shown = await outputTexts(page);
+      assert.equal(shown.alpha.split(', ').length, 4, `α lists 4 parts: "${shown.alpha}"`);
+      let out = await evaluateInPage(page, MODEL, { mappers: 'heterogeneous' });
+      assert.equal(out.alpha.length, 4);
+      assert.ok(out.alpha[0] > out.alpha[2], 'the slow mappers get less');
+      await assertOutputsShow(page, out, 'default list');
+
+      // Edit row 1, add a row: five mappers.
+      await page.fill(cell('a_map_list', 0), '5e-6');
+      await page.click(`${LIST} button.list-add`);
+      await afterFrames(page);
+      rows = await listRows(page, 'mappers');
+      assert.deepEqual(rows.map((r) => r.a_map_list), ['5e-6', '1e-5', '2e-5', '2e-5', '2e-5']);
+      const h = await hashParams(page);
+      assert.deepEqual(listItems(h.a_map_list).map(Number), [5e-6, 1e-5, 2e-5, 2e-5, 2e-5], `the hash holds the list: ${h.a_map_list}`);
+      out = await evaluateInPage(page, MODEL, { mappers: 'heterogeneous', a_map_list: h.a_map_list });
+      assert.equal(out.alpha.length, 5, 'five load parts');
+      assert.ok(near(out.alpha.reduce((a, b) => a + b, 0), 1e15, 1e-9), 'they add up to V');
+      assert.ok(near(out.A, 5e-6 + 1e-2 / 16e6, 1e-12), 'A is the first mapper\'s a_map + s_map/lu');
+      shown = await outputTexts(page);
+      assert.equal(shown.alpha.split(', ').length, 5, `α lists 5 parts: "${shown.alpha}"`);
+      await assertOutputsShow(page, out, 'five mappers');
+
+      // A bad cell is refused at the table, naming its row.
+      await page.fill(cell('a_map_list', 1), 'x');
+      await afterFrames(page);
+      const msg = (await fieldMessages(page)).a_map_list;
+      assert.equal(msg.errorVisible, true);
+      assert.match(msg.error, /value 2\b.*expected .*0 < value ≤ 1e9/, `the message names the row and the range: "${msg.error}"`);
+      assert.equal((await outputTexts(page)).alpha, '—');
+      await page.fill(cell('a_map_list', 1), '1e-5');
+      await afterFrames(page);
+
+      // Remove the first row: four mappers again.
+      await page.click(`${LIST} button.list-remove[data-row="0"]`);
+      await afterFrames(page);
+      assert.equal((await listRows(page, 'mappers')).length, 4);
+      assert.equal((await outputTexts(page)).alpha.split(', ').length, 4);
+
+      // The preset heterogeneous-4 fills the table.
+      await page.selectOption('#preset', 'heterogeneous-4');
+      await afterFrames(page);
+      assert.deepEqual((await listRows(page, 'mappers')).map((r) => Number(r.a_map_list)), [1, 1, 2, 2]);
+      const p4 = await evaluateInPage(page, MODEL, await formParams(page));
+      assert.equal(p4.alpha.length, 4);
+      assert.ok(p4.alpha[2] < p4.alpha[1], 'the half-speed mappers get less');
+    });
+  });
+});
+
+// ---- 10. the iso-map ------------------------------------------------------------------------
+
+describe('mapreduce: iso-map', () => {
+  test('the speedup m-vs-r map computes in the worker (progress, then a painted canvas), and m-vs-γ too', async () => {
+    await withMr({ waitReady: false }, async ({ page, log }) => {
+      const MAP = 'section#map';
+      // The first map takes a while: its progress bar shows meanwhile.
+      await page.waitForFunction(() => {
+        const p = document.querySelector('#map progress.map-progress');
+        return p && !p.hidden && p.checkVisibility();
+      }, null, { timeout: 10_000, polling: 10 });
+      await waitReadyState(page);
+      await page.waitForSelector(`${MAP} canvas.map-canvas[data-labels]`, { state: 'attached', timeout: 20_000 });
+      await afterFrames(page);
+      const state = () => page.evaluate(() => {
+        const box = document.getElementById('map');
+        const c = box.querySelector('canvas.map-canvas');
+        return {
+          preset: box.querySelector('select.map-preset').value,
+          output: box.querySelector('select.map-output').value,
+          progressHidden: box.querySelector('progress.map-progress').hidden,
+          progress: box.dataset.progress,
+          error: box.querySelector('p.map-error').textContent,
+          labels: c.dataset.labels,
+          stale: c.classList.contains('stale'),
+          grid: box.querySelector('select.map-grid').value,
+        };
+      });
+      const ink = async () => (await canvasInk(page, MAP_CANVAS)).map;
+      let s = await state();
+      assert.equal(s.preset, 'speedup-m-r', 'the first map preset is chosen');
+      assert.equal(s.output, 'speedup');
+      assert.equal(s.grid, '64', 'a 64 × 64 grid');
+      assert.equal(s.progressHidden, true, 'the progress bar is hidden once painted');
+      assert.equal(s.progress, '1', 'the worker reported the whole grid');
+      assert.equal(s.error, '');
+      assert.equal(s.stale, false);
+      assert.ok(s.labels.split('|').every((l) => ['25', '50', '100'].includes(l)), `isoline labels: ${s.labels}`);
+      const first = await ink();
+      assert.ok(first.coloured > 0.2 * first.pixels, `the map is painted: ${JSON.stringify(first)}`);
+
+      await page.selectOption(`${MAP} select.map-preset`, 'speedup-m-gamma');
+      // Wait for the new picture: the checksum changes once the worker answered.
+      await page.waitForFunction((sum) => {
+        const c = document.querySelector('#map canvas.map-canvas');
+        if (!document.querySelector('#map progress.map-progress').hidden) return false;
+        const copy = document.createElement('canvas');
+        copy.width = c.width;
+        copy.height = c.height;
+        const ctx = copy.getContext('2d', { willReadFrequently: true });
+        ctx.drawImage(c, 0, 0);
+        const d = ctx.getImageData(0, 0, c.width, c.height).data;
+        let h = 0;
+        for (let i = 0; i < d.length; i += 4) h = (h * 31 + d[i] * 7 + d[i + 1] * 11 + d[i + 2] * 13 + d[i + 3]) >>> 0;
+        return h !== sum;
+      }, first.sum, { timeout: 15_000, polling: 100 });
+      await afterFrames(page);
+      s = await state();
+      assert.equal(s.error, '');
+      assert.equal(s.stale, false);
+      const second = await ink();
+      assert.ok(second.coloured > 0.2 * second.pixels, `the γ map is painted: ${JSON.stringify(second)}`);
+      const h = await hashParams(page);
+      assert.equal(h['map.y'], 'gamma:0.001:1:log', 'the map is in the hash');
+      assert.equal(h['map.grid'], '64');
+      assert.ok(log.requests.includes(`${new URL(env.url).origin}/www/map-worker.js`), 'the map worker loads from the page origin');
+    });
+  });
+});
+
+// ---- bugs found while writing these tests ---------------------------------------------------
+//
+// These fail until the bugs are fixed.
+
+describe('mapreduce: known bugs', () => {
+  // BUG: the interval count N = m·⌈r/ℓ⌉ + ℓ − 1 is computed in usize, which
+  // is 32 bits in wasm: it wraps. The page names a wrong count
+  // (1410065408 = 1e10 mod 2³²) and, worse, m = 65536, r = 65537, ℓ = 1
+  // (N = 4295032832, which wraps to 65536) passes the 2 000 000-interval
+  // limit, so check()/evaluate() run for ever and the tab freezes. The
+  // native CLI (64-bit) refuses both correctly.
+  test('BUG: the interval count overflows in wasm (wrong message; m = 65536, r = 65537, ℓ = 1 freezes the page)', async () => {
+    await withMr({}, async ({ page }) => {
+      // In a worker that the test can stop, so the page does not freeze.
+      const result = await page.evaluate(async (m) => {
+        const src = `import init, { check } from '${location.origin}/pkg/isoperf.js';
+          self.onmessage = async ({ data }) => { await init(); self.postMessage(check(data.model, data.params)); };`;
+        const worker = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })), { type: 'module' });
+        const answer = new Promise((ok) => { worker.onmessage = ({ data }) => ok(data); worker.onerror = (e) => ok(`worker error: ${e.message}`); });
+        worker.postMessage({ model: m, params: { m: '65536', r: '65537', l: '1' } });
+        const out = await Promise.race([answer, new Promise((ok) => setTimeout(() => ok('no answer within 5 s'), 5000))]);
+        worker.terminate();
+        return out;
+      }, MODEL);
+      const [problem] = await page.evaluate((m) => window.isoperf.check(m, { m: '100000', r: '100000', l: '1' }), MODEL);
+      const findings = [];
+      if (!(Array.isArray(result) && result.some((p) => p.key === 'r' && /4295032832/.test(p.message)))) {
+        findings.push(`check(m = 65536, r = 65537, ℓ = 1) should refuse 4295032832 intervals at r; got ${JSON.stringify(result)}`);
+      }
+      if (!(problem?.key === 'r' && /give 10000000000 shuffle intervals/.test(problem.message))) {
+        findings.push(`m = r = 100000, ℓ = 1 give 10000000000 intervals (the CLI says so); the page says "${problem?.message}"`);
+      }
+      assert.deepEqual(findings, []);
+    });
+  });
+
+  // BUG: the model's remark "ℓ = 100 is wider than m = 10: … so ℓ = 10 is
+  // used" is an info remark keyed to the parameter l; the page shows info
+  // remarks only at outputs and warnings only at fields, so this one is
+  // dropped: it appears nowhere on the page.
+  test('BUG: the remark that ℓ is wider than m (so min(ℓ, m) is used) is shown somewhere', async () => {
+    await withMr({ hash: hashOf({ m: '10' }) }, async ({ page }) => {
+      const remarks = await page.evaluate((m) => window.isoperf.remarks(m, { m: '10' }), MODEL);
+      const wide = remarks.find((r) => r.key === 'l');
+      assert.ok(wide && /wider than m = 10/.test(wide.text), `the model reports it: ${JSON.stringify(remarks)}`);
+      const text = await visibleText(page);
+      assert.ok(text.includes(wide.text), `the page shows "${wide.text}"`);
+    });
+  });
+
+  // BUG: the γ-sweep note reads its curves at the grid point nearest to
+  // m = r (91 for r = 100: the 50 log-spaced points from 1 to 10000 miss 100)
+  // but names m = r, so its "multiplies speedup by 26.1" is really the
+  // factor from m = 91; from m = 100 it is 23.9. (The r-sweep's "from
+  // m = 1000 to 10000 it grows only 0.13–4.4%" likewise uses m = 1048:
+  // from 1000 it is 0.14–4.6%.)
+  test('BUG: the γ-sweep note\'s factors are those from m = r, as it says', async () => {
+    await withMr({}, async ({ page }) => {
+      await waitSweepsDone(page);
+      const note = (await sweepStates(page))['speedup-m-gamma'].note;
+      const g = new RegExp(`with γ = 1e-3 going from m = r = 100 to m = 10000 multiplies speedup by ${NUM} \\(to ${NUM}\\), with γ = 1 only by ${NUM}`).exec(note);
+      assert.ok(g, `the note: "${note}"`);
+      const speedup = async (p) => (await evaluateInPage(page, MODEL, p)).speedup;
+      const small = (await speedup({ m: '10000', gamma: '0.001' })) / (await speedup({ m: '100', gamma: '0.001' }));
+      const big = (await speedup({ m: '10000', gamma: '1' })) / (await speedup({ m: '100', gamma: '1' }));
+      assert.ok(sig3(Number(g[1]), small), `γ = 1e-3: from m = 100 to 10000 speedup grows ${small.toFixed(4)}×, the note says ${g[1]}`);
+      assert.ok(sig3(Number(g[3]), big), `γ = 1: from m = 100 to 10000 speedup grows ${big.toFixed(4)}×, the note says ${g[3]}`);
+    });
+  });
+});
