@@ -28,7 +28,8 @@ fn shuffle(c: &mut Criterion) {
     c.bench_function("mapreduce/simplex (fallback) m=100 r=l=100", |b| b.iter(|| simplex(black_box(&p)).unwrap()));
     // Ten reducer groups (r = 1000, l = 100).
     let a = 1e-5 + 1e-2 / 16e6;
-    let p = Shuffle { intervals: Intervals::new(1000, 1000, 100).unwrap(), a: vec![a; 1000], s: 1.0, c: 1e-10, v: 1e15 };
+    let p =
+        Shuffle { intervals: Intervals::new(1000, 1000, 100).unwrap(), a: vec![a; 1000], s: 1.0, c: 1e-10, v: 1e15 };
     c.bench_function("mapreduce/solve m=1000 r=1000 l=100", |b| b.iter(|| solve(black_box(&p)).unwrap()));
 }
 

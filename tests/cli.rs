@@ -95,13 +95,15 @@ fn tables_and_charts_from_the_command_line() {
 
 #[test]
 fn mapreduce_eval_sweep_chart_and_bad_input() {
-    let (code, stdout, stderr) = isoperf(&["eval", "mapreduce", "m=4", "r=4", "l=2", "V=100", "C=1", "gamma=1", "a_map=1", "s_map=0"]);
+    let (code, stdout, stderr) =
+        isoperf(&["eval", "mapreduce", "m=4", "r=4", "l=2", "V=100", "C=1", "gamma=1", "a_map=1", "s_map=0"]);
     assert_eq!(code, 0, "{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    let raw: RawParams = [("m", "4"), ("r", "4"), ("l", "2"), ("V", "100"), ("C", "1"), ("gamma", "1"), ("a_map", "1"), ("s_map", "0")]
-        .iter()
-        .map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string())))
-        .collect();
+    let raw: RawParams =
+        [("m", "4"), ("r", "4"), ("l", "2"), ("V", "100"), ("C", "1"), ("gamma", "1"), ("a_map", "1"), ("s_map", "0")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string())))
+            .collect();
     let lib = models::evaluate("mapreduce", &raw).unwrap();
     assert_eq!(json["t_shuffle"].as_f64(), lib.num("t_shuffle"));
     assert_eq!(json["alpha"].as_array().map(Vec::len), Some(4));

@@ -3,7 +3,13 @@
 //! as written, solved by a general simplex.
 
 #![cfg(not(target_arch = "wasm32"))]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::needless_range_loop
+)]
 
 use std::collections::BTreeSet;
 
@@ -62,14 +68,15 @@ fn lp_as_written(p: &Shuffle) -> (f64, Vec<f64>) {
     let vti = brute_vti(&iv);
     let mut lp = Problem::new(OptimizationDirection::Minimize);
     let x: Vec<_> = (0..m).map(|_| lp.add_var(0.0, (0.0, f64::INFINITY))).collect();
-    let t: Vec<_> =
-        (0..=n + 1).map(|k| lp.add_var(if k == n + 1 { 1.0 } else { 0.0 }, (f64::NEG_INFINITY, f64::INFINITY))).collect();
+    let t: Vec<_> = (0..=n + 1)
+        .map(|k| lp.add_var(if k == n + 1 { 1.0 } else { 0.0 }, (f64::NEG_INFINITY, f64::INFINITY)))
+        .collect();
     for i in 1..=m {
-        lp.add_constraint(&[(t[i], 1.0), (x[i - 1], -p.a[i - 1] * p.v)], ComparisonOp::Eq, i as f64 * p.s);
+        lp.add_constraint([(t[i], 1.0), (x[i - 1], -p.a[i - 1] * p.v)], ComparisonOp::Eq, i as f64 * p.s);
     }
     for k in 1..=n {
         for &i in &vti[k] {
-            lp.add_constraint(&[(t[k + 1], 1.0), (t[k], -1.0), (x[i - 1], -p.c * p.v)], ComparisonOp::Ge, 0.0);
+            lp.add_constraint([(t[k + 1], 1.0), (t[k], -1.0), (x[i - 1], -p.c * p.v)], ComparisonOp::Ge, 0.0);
         }
     }
     lp.add_constraint(x.iter().map(|&v| (v, 1.0)).collect::<Vec<_>>(), ComparisonOp::Eq, 1.0);
@@ -148,6 +155,7 @@ fn interval_tables_obey_the_channel_rules() {
                 let width = l.min(m);
                 assert_eq!(iv.width(), width);
                 let n = iv.count();
+                assert_eq!(Intervals::interval_count(m, r, l), n as u64);
                 let mut used = BTreeSet::new();
                 // One channel per mapper: its r sends fall in distinct intervals.
                 for i in 1..=m {
@@ -254,7 +262,12 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
         let (lp, _) = lp_as_written(&p);
         let direct = makespan_of(&p, &ours.alpha);
         assert!(close(direct, ours.makespan(), 1e-9), "case {case}: reported {} vs implied {direct}", ours.makespan());
-        assert!(close(ours.makespan(), lp, LP_RTOL), "case {case} {p:?}: ours {} ({:?}) vs LP {lp}", ours.makespan(), ours.method);
+        assert!(
+            close(ours.makespan(), lp, LP_RTOL),
+            "case {case} {p:?}: ours {} ({:?}) vs LP {lp}",
+            ours.makespan(),
+            ours.method
+        );
     }
     // Both paths of the solver were exercised.
     assert!(by_chain > 200 && by_simplex > 0, "chain {by_chain}, simplex {by_simplex}");
@@ -265,7 +278,13 @@ fn chain_and_simplex_agree_at_the_lecture_scale() {
     // Reference set at m = 100 (r = l = 100): C = 1e-6 beside V = 1e15 — the
     // scaled units keep the shuffle terms.
     let a = 1e-5 + 1e-2 / 16e6;
-    let p = Shuffle { intervals: Intervals::new(100, 100, 100).unwrap(), a: vec![a; 100], s: 1.0, c: 0.1 * 1e-6 / 100.0, v: 1e15 };
+    let p = Shuffle {
+        intervals: Intervals::new(100, 100, 100).unwrap(),
+        a: vec![a; 100],
+        s: 1.0,
+        c: 0.1 * 1e-6 / 100.0,
+        v: 1e15,
+    };
     let fast = chain(&p).expect("the chain certificate holds at the reference set");
     let general = simplex(&p).unwrap();
     assert!(close(fast.makespan(), general.makespan(), LP_RTOL), "{} vs {}", fast.makespan(), general.makespan());
@@ -328,7 +347,8 @@ fn heterogeneous_mappers_take_per_mapper_rates() {
     ]);
     let OutValue::Array(alpha) = out.0.iter().find(|(k, _)| *k == "alpha").unwrap().1.clone() else { panic!() };
     assert_eq!(alpha.len(), 4);
-    let p = Shuffle { intervals: Intervals::new(4, 4, 2).unwrap(), a: vec![1.0, 1.0, 2.0, 2.0], s: 1.0, c: 0.25, v: 100.0 };
+    let p =
+        Shuffle { intervals: Intervals::new(4, 4, 2).unwrap(), a: vec![1.0, 1.0, 2.0, 2.0], s: 1.0, c: 0.25, v: 100.0 };
     let (lp, _) = lp_as_written(&p);
     assert!(close(num(&out, "t_shuffle"), lp, LP_RTOL));
     // The slow mappers get less than the fast ones before them would.
@@ -350,7 +370,9 @@ fn bad_input_names_the_field_and_the_valid_range() {
         (vec![("C", "NaN")], "C", "NaN"),
         (vec![("S", "")], "S", "no value"),
         (vec![("V", "10"), ("r", "100")], "V", "V ≥ r/γ"),
-        (vec![("m", "100000"), ("r", "100000"), ("l", "1")], "r", "at most 2000000 intervals"),
+        (vec![("m", "100000"), ("r", "100000"), ("l", "1")], "r", "give 10000000000 shuffle intervals"),
+        // N = 65536 · 65537 wraps to 65536 in 32 bits; counted in 64 it is refused.
+        (vec![("m", "65536"), ("r", "65537"), ("l", "1")], "r", "give 4295032832 shuffle intervals"),
     ] {
         let e = err(&pairs);
         assert!(e.starts_with(&format!("{key}:")), "{pairs:?}: {e}");
@@ -365,15 +387,19 @@ fn lecture_observations_read_the_curves() {
     assert!(note.contains("levels off") && note.contains("Speedup grows with r"), "{note}");
     // The numbers quoted are those of the curves at m = 10000.
     let last = |s: usize| chart.series[s].points.last().unwrap().1;
-    assert!(note.contains(&isoperf::format::sig(last(0), 3)) && note.contains(&isoperf::format::sig(last(4), 3)), "{note}");
+    assert!(
+        note.contains(&isoperf::format::sig(last(0), 3)) && note.contains(&isoperf::format::sig(last(4), 3)),
+        "{note}"
+    );
     assert!(last(0) < last(2) && last(2) < last(4));
 
     let chart = models::chart("mapreduce", "speedup-m-gamma", &RawParams::new()).unwrap();
     let note = chart.note.unwrap();
+    // From m = r = 100 exactly (the grid has no point there) to m = 10000.
     let gain = |s: usize| {
-        let pts = &chart.series[s].points;
-        let at_r = pts.iter().min_by(|a, b| (a.0 - 100.0).abs().total_cmp(&(b.0 - 100.0).abs())).unwrap().1;
-        pts.last().unwrap().1 / at_r
+        let gamma = ["1", "0.1", "0.01", "0.001"][s];
+        let at_r = num(&eval(&[("gamma", gamma), ("m", "100")]), "speedup");
+        chart.series[s].points.last().unwrap().1 / at_r
     };
     // γ = 0.001 gains more from m ≫ r than γ = 1.
     assert!(gain(3) > 1.5 * gain(0), "{} vs {}", gain(3), gain(0));
@@ -383,10 +409,13 @@ fn lecture_observations_read_the_curves() {
     let chart = models::chart("mapreduce", "shuffle-m-l", &RawParams::new()).unwrap();
     let note = chart.note.unwrap();
     assert!(note.contains("wider bisection"), "{note}");
-    let at_1000 = |s: usize| chart.series[s].points.iter().min_by(|a, b| (a.0 - 1000.0).abs().total_cmp(&(b.0 - 1000.0).abs())).unwrap().1;
+    let at_1000 = |s: usize| {
+        chart.series[s].points.iter().min_by(|a, b| (a.0 - 1000.0).abs().total_cmp(&(b.0 - 1000.0).abs())).unwrap().1
+    };
     assert!(at_1000(3) < at_1000(2) && at_1000(2) < at_1000(1) && at_1000(1) < at_1000(0));
     let t = |pairs: &[(&str, &str)]| num(&eval(pairs), "t_shuffle");
-    let (narrow, wide, faster) = (t(&[("gamma", "1"), ("l", "50")]), t(&[("gamma", "1")]), t(&[("gamma", "1"), ("l", "50"), ("C", "5e-7")]));
+    let (narrow, wide, faster) =
+        (t(&[("gamma", "1"), ("l", "50")]), t(&[("gamma", "1")]), t(&[("gamma", "1"), ("l", "50"), ("C", "5e-7")]));
     assert!(wide < narrow && faster < narrow);
     for x in [narrow, wide, faster] {
         assert!(note.contains(&isoperf::format::sig(x, 3)), "{note} lacks {x}");
@@ -395,7 +424,16 @@ fn lecture_observations_read_the_curves() {
 
 #[test]
 fn gantt_and_tables_for_small_and_large_schedules() {
-    let small = raw(&[("m", "4"), ("r", "4"), ("l", "2"), ("V", "100"), ("a_map", "1"), ("s_map", "0"), ("C", "1"), ("gamma", "1")]);
+    let small = raw(&[
+        ("m", "4"),
+        ("r", "4"),
+        ("l", "2"),
+        ("V", "100"),
+        ("a_map", "1"),
+        ("s_map", "0"),
+        ("C", "1"),
+        ("gamma", "1"),
+    ]);
     let g = models::chart("mapreduce", "gantt", &small).unwrap();
     // Four sends per mapper in distinct intervals stay separate bars.
     let sending = g.series.iter().find(|s| s.name.starts_with("sending")).unwrap();
@@ -409,12 +447,22 @@ fn gantt_and_tables_for_small_and_large_schedules() {
     assert!(repro.rows.iter().all(|r| r.status == isoperf::table::Status::Agrees));
 }
 
-
 #[test]
 fn observations_say_what_the_curves_show_outside_the_lecture_regime() {
     // The 4 × 4 example's system (V = 100, S = 1): extra mappers cost more
     // start-up than they save, and γ = 0.01 gives reducers under one unit.
-    let example = raw(&[("m", "4"), ("r", "4"), ("l", "2"), ("V", "100"), ("C", "1"), ("gamma", "1"), ("a_map", "1"), ("s_map", "0"), ("a_red", "0"), ("s_red", "0")]);
+    let example = raw(&[
+        ("m", "4"),
+        ("r", "4"),
+        ("l", "2"),
+        ("V", "100"),
+        ("C", "1"),
+        ("gamma", "1"),
+        ("a_map", "1"),
+        ("s_map", "0"),
+        ("a_red", "0"),
+        ("s_red", "0"),
+    ]);
     let chart = models::chart("mapreduce", "speedup-m-r", &example).unwrap();
     let note = chart.note.unwrap();
     assert!(note.contains("does not level off") && !note.contains("levels off:"), "{note}");

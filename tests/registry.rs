@@ -121,8 +121,15 @@ fn every_sweep_is_declared_in_range_and_draws_for_defaults() {
                 assert!(range_of(key).0.contains(*v), "{}/{}: fixed {key} = {v}", s.id, sweep.id);
             }
             assert!(s.outputs.iter().any(|o| o.key == sweep.output), "{}/{}: output", s.id, sweep.id);
-            let chart = models::chart(s.id, sweep.id, &RawParams::new()).unwrap_or_else(|e| panic!("{}/{}: {e}", s.id, sweep.id));
-            assert_eq!(chart.series.iter().filter(|x| x.points.len() >= 2).count(), sweep.values.len(), "{}/{}", s.id, sweep.id);
+            let chart = models::chart(s.id, sweep.id, &RawParams::new())
+                .unwrap_or_else(|e| panic!("{}/{}: {e}", s.id, sweep.id));
+            assert_eq!(
+                chart.series.iter().filter(|x| x.points.len() >= 2).count(),
+                sweep.values.len(),
+                "{}/{}",
+                s.id,
+                sweep.id
+            );
             let svg = to_svg(&chart, 640, 400).unwrap();
             assert!(!svg.contains("NaN"), "{}/{}: NaN in the SVG", s.id, sweep.id);
             assert!(chart.note.is_some(), "{}/{}: no observation", s.id, sweep.id);

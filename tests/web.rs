@@ -181,9 +181,16 @@ fn mapreduce_example_and_sweeps_cross_the_boundary() {
     let curve = web::sweep_series("mapreduce", "speedup-m-r", JsValue::UNDEFINED, 3).unwrap().to_vec();
     assert_eq!(xs.len(), curve.len());
     let k = xs.iter().position(|&x| x >= 100.0).unwrap();
-    let at = web::evaluate("mapreduce", params(&[("m", xs[k].into()), ("r", 100.0.into()), ("l", 100.0.into())])).unwrap();
+    let at =
+        web::evaluate("mapreduce", params(&[("m", xs[k].into()), ("r", 100.0.into()), ("l", 100.0.into())])).unwrap();
     assert_eq!(get(&at, "speedup").as_f64(), Some(curve[k]));
     // A bad field is an Error naming it.
     let err = web::evaluate("mapreduce", params(&[("gamma", 0.0.into())])).expect_err("γ must be positive");
     assert_eq!(get(&err, "key").as_string().as_deref(), Some("gamma"));
+    // The interval count is 64-bit even where usize is 32: 65536 · 65537 does not wrap to 65536.
+    let err = web::evaluate("mapreduce", params(&[("m", 65536.0.into()), ("r", 65537.0.into()), ("l", 1.0.into())]))
+        .expect_err("too many intervals");
+    assert_eq!(get(&err, "key").as_string().as_deref(), Some("r"));
+    let message = err.dyn_ref::<Error>().map(|e| String::from(e.message())).unwrap_or_default();
+    assert!(message.contains("4295032832"), "{message}");
 }

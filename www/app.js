@@ -492,12 +492,13 @@ function formatArray(xs) {
 /** Sentences about the result: warnings on top and at their field, the rest at their output. */
 function renderRemarks(list) {
   $('remarks').replaceChildren(...list.filter((r) => r.level === 'warning').map((r) => el('p', { class: 'remark-warning', text: r.text })));
-  for (const w of document.querySelectorAll('#form .field-warning')) w.remove();
+  for (const w of document.querySelectorAll('#form .field-warning, #form .field-note')) w.remove();
   for (const r of list) {
     const card = r.key && document.querySelector(`#outputs .output[data-output="${CSS.escape(r.key)}"] .output-remark`);
     if (card) card.textContent = r.text;
-    const field = r.key && r.level === 'warning' && document.querySelector(`#form .field[data-key="${CSS.escape(r.key)}"]`);
-    if (field) field.append(el('p', { class: 'field-warning', role: 'status', text: r.text }));
+    // A remark about an input shows at its field (an info remark in the muted style).
+    const field = r.key && !card && document.querySelector(`#form .field[data-key="${CSS.escape(r.key)}"]`);
+    if (field) field.append(el('p', { class: r.level === 'warning' ? 'field-warning' : 'field-note', role: 'status', text: r.text }));
   }
 }
 

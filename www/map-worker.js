@@ -15,7 +15,8 @@ self.onmessage = async ({ data }) => {
   latest = id;
   await ready;
   const values = new Float64Array(request.nx * request.ny);
-  const band = Math.max(1, Math.floor(BAND_NODES / request.nx));
+  // At least 16 bands, so a slow model (an LP per point) still shows progress.
+  const band = Math.max(1, Math.min(Math.floor(BAND_NODES / request.nx), Math.ceil(request.ny / 16)));
   try {
     for (let j = 0; j < request.ny; j += band) {
       if (latest !== id) return; // superseded

@@ -71,7 +71,8 @@ pub struct Analysis {
 }
 
 /// Every model of the calculator, in the order the page shows them.
-pub static MODELS: &[&dyn Model] = &[&pmm::Pmm, &dlt::Dlt, &mapreduce::MapReduce, &pipeline::Pipeline, &scaling::Scaling];
+pub static MODELS: &[&dyn Model] =
+    &[&pmm::Pmm, &dlt::Dlt, &mapreduce::MapReduce, &pipeline::Pipeline, &scaling::Scaling];
 
 pub fn specs() -> Vec<&'static ModelSpec> {
     MODELS.iter().map(|m| m.spec()).collect()
@@ -250,7 +251,10 @@ fn find_sweep(model: &dyn Model, sweep_id: &str) -> Result<&'static SweepSpec, M
 }
 
 fn sweep_xs(model: &dyn Model, sweep: &SweepSpec) -> Vec<f64> {
-    let integer = matches!(model.spec().param(sweep.x).map(|p| &p.kind), Some(crate::spec::ParamKind::Number { integer: true, .. }));
+    let integer = matches!(
+        model.spec().param(sweep.x).map(|p| &p.kind),
+        Some(crate::spec::ParamKind::Number { integer: true, .. })
+    );
     sweep.xs(integer)
 }
 
@@ -303,7 +307,12 @@ pub fn sweep_chart(id: &str, sweep_id: &str, raw: &RawParams, ys: Option<Vec<Vec
     let mut chart = crate::chart::sweep(model.spec(), sweep, &data);
     let here = model.evaluate(&p).ok().and_then(|o| o.num(sweep.output));
     if let (Some(x), Some(y)) = (p.num(sweep.x), here) {
-        chart.series.push(crate::chart::Series::new("current parameters", crate::chart::Style::Marker, 0, vec![(x, y)]));
+        chart.series.push(crate::chart::Series::new(
+            "current parameters",
+            crate::chart::Style::Marker,
+            0,
+            vec![(x, y)],
+        ));
     }
     chart.note = model.sweep_note(sweep, &p, &data);
     Ok(chart)

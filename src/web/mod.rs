@@ -251,7 +251,12 @@ pub fn sweep_plan(model_id: &str, sweep_id: &str) -> Result<JsValue, JsValue> {
 /// Curve `index` of a sweep: the output at every x as a `Float64Array`
 /// (NaN where the model has no value), for computing sweeps in a worker.
 #[wasm_bindgen(js_name = sweepSeries)]
-pub fn sweep_series(model_id: &str, sweep_id: &str, params: JsValue, index: usize) -> Result<js_sys::Float64Array, JsValue> {
+pub fn sweep_series(
+    model_id: &str,
+    sweep_id: &str,
+    params: JsValue,
+    index: usize,
+) -> Result<js_sys::Float64Array, JsValue> {
     let raw = decode_params(params)?;
     let ys = models::sweep_series(model_id, sweep_id, &raw, index).map_err(|e| model_error(&e))?;
     Ok(js_sys::Float64Array::from(ys.as_slice()))

@@ -48,28 +48,31 @@ pub struct Inputs {
     pub s_red: f64,
     /// The bisection width asked for (the schedule uses min(l, m)).
     pub l: usize,
+    /// The field that sets the mapper count: `m`, or `a_map_list` for heterogeneous mappers.
+    pub mappers_key: &'static str,
 }
 
 impl Inputs {
     pub fn from_params(p: &Params) -> Result<Inputs, ModelError> {
         let num = |key: &'static str| p.require_num(key);
         let per_unit = num("s_map")? / num("lu")?;
-        let a_map: Vec<f64> = match p.choice("mappers") {
-            Some("heterogeneous") => p.require_list("a_map_list")?.to_vec(),
-            _ => vec![num("a_map")?; num("m")? as usize],
+        let (a_map, mappers_key): (Vec<f64>, &'static str) = match p.choice("mappers") {
+            Some("heterogeneous") => (p.require_list("a_map_list")?.to_vec(), "a_map_list"),
+            _ => (vec![num("a_map")?; num("m")? as usize], "m"),
         };
         let m = a_map.len();
         let (r, l) = (num("r")? as usize, num("l")? as usize);
-        let intervals = Intervals::new(m, r, l).ok_or_else(|| ParamError::constraint("m", "no mappers".into(), "at least one mapper".into()))?;
-        let count = intervals.count();
-        if count > MAX_INTERVALS {
+        let count = Intervals::interval_count(m, r, l);
+        if count > MAX_INTERVALS as u64 {
             return Err(ParamError::constraint(
                 "r",
-                format!("m = {m} mappers and r = {r} reducers in groups of l = {} give {count} shuffle intervals", intervals.width()),
-                format!("at most {MAX_INTERVALS} intervals (m·⌈r/l⌉ + l − 1): fewer reducers, fewer mappers or a wider bisection l"),
+                format!("m = {m} mappers and r = {r} reducers in groups of ℓ = {} give {count} shuffle intervals", l.min(m)),
+                format!("at most {MAX_INTERVALS} intervals (m·⌈r/ℓ⌉ + ℓ − 1): fewer reducers, fewer mappers or a wider bisection ℓ"),
             )
             .into());
         }
+        let intervals = Intervals::new(m, r, l)
+            .ok_or_else(|| ParamError::constraint(mappers_key, "no mappers".into(), "at least one mapper".into()))?;
         let inputs = Inputs {
             intervals,
             a: a_map.iter().map(|a| a + per_unit).collect(),
@@ -80,13 +83,20 @@ impl Inputs {
             a_red: num("a_red")?,
             s_red: num("s_red")?,
             l,
+            mappers_key,
         };
         let z = inputs.reducer_input();
         if z < 1.0 {
             return Err(ParamError::constraint(
                 "V",
-                format!("each reducer would receive γV/r = {} units, less than one, where z log₂ z is negative", sig(z, 4)),
-                format!("V ≥ r/γ = {} so every reducer gets at least one unit", crate::spec::num(r as f64 / inputs.gamma)),
+                format!(
+                    "each reducer would receive γV/r = {} units, less than one, where z log₂ z is negative",
+                    sig(z, 4)
+                ),
+                format!(
+                    "V ≥ r/γ = {} so every reducer gets at least one unit",
+                    crate::spec::num(r as f64 / inputs.gamma)
+                ),
             )
             .into());
         }
@@ -151,7 +161,7 @@ impl Evaluation {
 pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
     let solution = schedule::solve(&inputs.shuffle()).map_err(|e| match e {
         SolveError::TooLarge { .. } | SolveError::TooManyIntervals(_) => ModelError::param(ParamError::constraint(
-            "m",
+            inputs.mappers_key,
             e.to_string(),
             format!(
                 "at most {} simplex variables (N + 1), or parameters where the chain method applies: fewer mappers, a larger V, a wider bisection",
@@ -174,29 +184,133 @@ const HETEROGENEOUS: Option<AppliesWhen> = Some(AppliesWhen { key: "mappers", va
 
 /// Defaults: the lecture's reference set.
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("mappers", "Mappers", "", ParamKind::Choice { default: "identical", options: MAPPER_KINDS }, "Identical mappers share a_map; heterogeneous ones each have their own, started in list order.", "eq. (5): A_i"),
+    ParamSpec::new(
+        "mappers",
+        "Mappers",
+        "",
+        ParamKind::Choice { default: "identical", options: MAPPER_KINDS },
+        "Identical mappers share a_map; heterogeneous ones each have their own, started in list order.",
+        "eq. (5): A_i",
+    ),
     ParamSpec {
         applies_when: IDENTICAL,
-        ..ParamSpec::new("m", "Mappers m", "", ParamKind::number(1000.0, Range::closed(1.0, MAX_NODES as f64), Scale::Log, true), "Number of mappers; mapper i starts after i start-ups.", "Assumptions & Notation")
+        ..ParamSpec::new(
+            "m",
+            "Mappers m",
+            "",
+            ParamKind::number(1000.0, Range::closed(1.0, MAX_NODES as f64), Scale::Log, true),
+            "Number of mappers; mapper i starts after i start-ups.",
+            "Assumptions & Notation",
+        )
     },
-    ParamSpec::new("r", "Reducers r", "", ParamKind::number(100.0, Range::closed(1.0, MAX_NODES as f64), Scale::Log, true), "Number of reducers; each receives γV/r.", "Assumptions & Notation"),
-    ParamSpec::new("l", "Bisection width ℓ", "channels", ParamKind::number(100.0, Range::closed(1.0, MAX_NODES as f64), Scale::Log, true), "Most channels in use at once; reducers are served in groups of ℓ (min(ℓ, m) is used: one channel per mapper).", "Assumptions & Notation, itv"),
-    ParamSpec::new("V", "Load size V", "B", ParamKind::number(1e15, Range::positive(1e21), Scale::Log, false), "Total input (1 PB in the lecture).", "eq. (7)"),
-    ParamSpec::new("S", "Start-up S", "s", ParamKind::number(1.0, Range::closed(0.0, 1e9), Scale::Log, false), "Start-up of each processor; mapper i is ready after iS.", "eq. (5)"),
-    ParamSpec::new("C", "C (communication)", "s/B", ParamKind::number(1e-6, Range::closed(0.0, 1e9), Scale::Log, false), "Time per byte between two processors in an empty network (1/C is the link speed).", "eq. (6)"),
-    ParamSpec::new("gamma", "γ (map output ratio)", "", ParamKind::number(0.1, Range::positive(1e6), Scale::Log, false), "Mapper output as a fraction of its input; γα_i/r goes to each reducer.", "eq. (6)"),
+    ParamSpec::new(
+        "r",
+        "Reducers r",
+        "",
+        ParamKind::number(100.0, Range::closed(1.0, MAX_NODES as f64), Scale::Log, true),
+        "Number of reducers; each receives γV/r.",
+        "Assumptions & Notation",
+    ),
+    ParamSpec::new(
+        "l",
+        "Bisection width ℓ",
+        "channels",
+        ParamKind::number(100.0, Range::closed(1.0, MAX_NODES as f64), Scale::Log, true),
+        "Most channels in use at once; reducers are served in groups of ℓ (min(ℓ, m) is used: one channel per mapper).",
+        "Assumptions & Notation, itv",
+    ),
+    ParamSpec::new(
+        "V",
+        "Load size V",
+        "B",
+        ParamKind::number(1e15, Range::positive(1e21), Scale::Log, false),
+        "Total input (1 PB in the lecture).",
+        "eq. (7)",
+    ),
+    ParamSpec::new(
+        "S",
+        "Start-up S",
+        "s",
+        ParamKind::number(1.0, Range::closed(0.0, 1e9), Scale::Log, false),
+        "Start-up of each processor; mapper i is ready after iS.",
+        "eq. (5)",
+    ),
+    ParamSpec::new(
+        "C",
+        "C (communication)",
+        "s/B",
+        ParamKind::number(1e-6, Range::closed(0.0, 1e9), Scale::Log, false),
+        "Time per byte between two processors in an empty network (1/C is the link speed).",
+        "eq. (6)",
+    ),
+    ParamSpec::new(
+        "gamma",
+        "γ (map output ratio)",
+        "",
+        ParamKind::number(0.1, Range::positive(1e6), Scale::Log, false),
+        "Mapper output as a fraction of its input; γα_i/r goes to each reducer.",
+        "eq. (6)",
+    ),
     ParamSpec {
         applies_when: IDENTICAL,
-        ..ParamSpec::new("a_map", "a_map (map rate)", "s/B", ParamKind::number(1e-5, Range::positive(1e9), Scale::Log, false), "Map time per byte.", "Modeling Setting")
+        ..ParamSpec::new(
+            "a_map",
+            "a_map (map rate)",
+            "s/B",
+            ParamKind::number(1e-5, Range::positive(1e9), Scale::Log, false),
+            "Map time per byte.",
+            "Modeling Setting",
+        )
     },
     ParamSpec {
         applies_when: HETEROGENEOUS,
-        ..ParamSpec::new("a_map_list", "a_map(i)", "s/B", ParamKind::List { default: &[1e-5, 1e-5, 2e-5, 2e-5], range: Range::positive(1e9), scale: Scale::Log, group: "mappers", max_len: MAX_NODES }, "Map time per byte of each mapper, in start order.", "eq. (5): A_i")
+        ..ParamSpec::new(
+            "a_map_list",
+            "a_map(i)",
+            "s/B",
+            ParamKind::List {
+                default: &[1e-5, 1e-5, 2e-5, 2e-5],
+                range: Range::positive(1e9),
+                scale: Scale::Log,
+                group: "mappers",
+                max_len: MAX_NODES,
+            },
+            "Map time per byte of each mapper, in start order.",
+            "eq. (5): A_i",
+        )
     },
-    ParamSpec::new("s_map", "s_map (per load unit)", "s", ParamKind::number(1e-2, Range::closed(0.0, 1e9), Scale::Log, false), "Map start-up per load unit; spread over the unit it adds s_map/lu to each byte's cost.", "Modeling Setting"),
-    ParamSpec::new("lu", "Load unit lu", "B", ParamKind::number(16e6, Range::positive(1e18), Scale::Log, false), "Size of one load unit (16–64 MB).", "Modeling Setting"),
-    ParamSpec::new("a_red", "a_red (reduce rate)", "s/B", ParamKind::number(1e-5, Range::closed(0.0, 1e9), Scale::Log, false), "Reduce time factor: a reducer sorts z bytes in a_red z log₂ z.", "Modeling Setting"),
-    ParamSpec::new("s_red", "s_red (reduce start-up)", "s", ParamKind::number(1e-2, Range::closed(0.0, 1e9), Scale::Log, false), "Start-up of each reducer's computation.", "Modeling Setting"),
+    ParamSpec::new(
+        "s_map",
+        "s_map (per load unit)",
+        "s",
+        ParamKind::number(1e-2, Range::closed(0.0, 1e9), Scale::Log, false),
+        "Map start-up per load unit; spread over the unit it adds s_map/lu to each byte's cost.",
+        "Modeling Setting",
+    ),
+    ParamSpec::new(
+        "lu",
+        "Load unit lu",
+        "B",
+        ParamKind::number(16e6, Range::positive(1e18), Scale::Log, false),
+        "Size of one load unit (16–64 MB).",
+        "Modeling Setting",
+    ),
+    ParamSpec::new(
+        "a_red",
+        "a_red (reduce rate)",
+        "s/B",
+        ParamKind::number(1e-5, Range::closed(0.0, 1e9), Scale::Log, false),
+        "Reduce time factor: a reducer sorts z bytes in a_red z log₂ z.",
+        "Modeling Setting",
+    ),
+    ParamSpec::new(
+        "s_red",
+        "s_red (reduce start-up)",
+        "s",
+        ParamKind::number(1e-2, Range::closed(0.0, 1e9), Scale::Log, false),
+        "Start-up of each reducer's computation.",
+        "Modeling Setting",
+    ),
 ];
 
 const OUTPUTS: &[OutputSpec] = &[
@@ -360,8 +474,8 @@ pub static SPEC: ModelSpec = ModelSpec {
     sweeps: SWEEPS,
     datasets: &[],
     maps: &[
-        MapPreset { id: "speedup-m-r", label: "Speedup: m vs r (ℓ as in the form)", output: "speedup", x: "m:10:10000:log", y: "r:10:1000:log", levels: &[25.0, 50.0, 100.0], grid: 64, values: &[] },
-        MapPreset { id: "speedup-m-gamma", label: "Speedup: m vs γ", output: "speedup", x: "m:10:10000:log", y: "gamma:0.001:1:log", levels: &[25.0, 50.0, 100.0], grid: 64, values: &[] },
+        MapPreset { id: "speedup-m-r", label: "Speedup: m vs r (ℓ as in the form)", output: "speedup", x: "m:10:10000:log", y: "r:10:1000:log", levels: &[25.0, 50.0, 100.0, 250.0, 500.0, 1000.0], grid: 64, values: &[] },
+        MapPreset { id: "speedup-m-gamma", label: "Speedup: m vs γ", output: "speedup", x: "m:10:10000:log", y: "gamma:0.001:1:log", levels: &[50.0, 100.0, 250.0, 500.0, 1000.0, 2000.0], grid: 64, values: &[] },
     ],
     gaps: "no schedule: the LP is outside the exact solver's interactive range there",
     notes: NOTES,
@@ -424,7 +538,12 @@ impl Model for MapReduce {
             out.push(Remark {
                 key: Some("l"),
                 level: Level::Info,
-                text: format!("ℓ = {} is wider than m = {}: a mapper holds one channel at a time, so ℓ = {} is used.", inputs.l, inputs.m(), inputs.m()),
+                text: format!(
+                    "ℓ = {} is wider than m = {}: a mapper holds one channel at a time, so ℓ = {} is used.",
+                    inputs.l,
+                    inputs.m(),
+                    inputs.m()
+                ),
             });
         }
         let share = e.t_red / e.t();

@@ -57,10 +57,18 @@ pub struct Senders {
 }
 
 impl Intervals {
-    /// `None` unless m, r, l ≥ 1. The width used is min(l, m): wider
-    /// than m, one channel per mapper could not hold.
+    /// `None` unless m, r, l ≥ 1 and N ≤ [`MAX_INTERVALS`]. The width used
+    /// is min(l, m): wider than m, one channel per mapper could not hold.
     pub fn new(m: usize, r: usize, l: usize) -> Option<Intervals> {
-        (m >= 1 && r >= 1 && l >= 1).then_some(Intervals { m, r, l: l.min(m) })
+        (m >= 1 && r >= 1 && l >= 1 && Self::interval_count(m, r, l) <= MAX_INTERVALS as u64)
+            .then_some(Intervals { m, r, l: l.min(m) })
+    }
+
+    /// N = itv(m, r) = (⌈r/l⌉ − 1) m + m + ((r − 1) mod l) with l = min(l, m),
+    /// in 64 bits: on wasm32 `usize` would wrap for m = r = 10⁵, l = 1.
+    pub fn interval_count(m: usize, r: usize, l: usize) -> u64 {
+        let (m, r, l) = (m as u64, r as u64, l.min(m).max(1) as u64);
+        (r.div_ceil(l).saturating_sub(1)).saturating_mul(m).saturating_add(m).saturating_add((r.max(1) - 1) % l)
     }
 
     pub fn m(&self) -> usize {
@@ -238,7 +246,8 @@ impl Shuffle {
     /// then each free interval as long as its largest send.
     fn boundaries(&self, sc: &Scaled, x: &[f64], largest: &[usize]) -> Vec<f64> {
         let m = self.intervals.m();
-        let mut t: Vec<f64> = x.iter().zip(&sc.a).enumerate().map(|(i, (x, a))| (i + 1) as f64 * sc.s + a * x).collect();
+        let mut t: Vec<f64> =
+            x.iter().zip(&sc.a).enumerate().map(|(i, (x, a))| (i + 1) as f64 * sc.s + a * x).collect();
         let mut last = t.last().copied().unwrap_or(0.0);
         for &k in largest.iter().skip(m - 1) {
             last += sc.c * x.get(k.wrapping_sub(1)).copied().unwrap_or(0.0);
@@ -415,7 +424,8 @@ pub fn simplex(p: &Shuffle) -> Result<Solution, SolveError> {
     for round in 1..=50 {
         let mut lp = Problem::new(OptimizationDirection::Minimize);
         let last_a = sc.a.last().copied().unwrap_or(1.0);
-        let x: Vec<_> = (0..m).map(|k| lp.add_var(if k + 1 == m { last_a } else { 0.0 }, (0.0, f64::INFINITY))).collect();
+        let x: Vec<_> =
+            (0..m).map(|k| lp.add_var(if k + 1 == m { last_a } else { 0.0 }, (0.0, f64::INFINITY))).collect();
         let d: Vec<_> = (m..=n_total).map(|_| lp.add_var(1.0, (0.0, f64::INFINITY))).collect();
         lp.add_constraint(x.iter().map(|&v| (v, 1.0)).collect::<Vec<_>>(), ComparisonOp::Eq, 1.0);
         let mut count = 1;

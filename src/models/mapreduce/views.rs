@@ -213,7 +213,8 @@ pub fn chart(id: &str, inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelEr
         receiving.extend(merged(windows, gap).into_iter().map(|(from, to)| Span { row, from, to }));
         reducing.push(Span { row, from: e.t_shuffle, to: total });
     }
-    let mut labels: Vec<String> = mappers.iter().map(|i| format!("M{i}")).chain(reducers.iter().map(|j| format!("R{j}"))).collect();
+    let mut labels: Vec<String> =
+        mappers.iter().map(|i| format!("M{i}")).chain(reducers.iter().map(|j| format!("R{j}"))).collect();
     labels.reverse();
     let title = if mappers.len() < m || reducers.len() < r {
         format!("Schedule, {} of {m} mappers and {} of {r} reducers", mappers.len(), reducers.len())
@@ -246,6 +247,16 @@ fn val(x: f64) -> String {
     }
 }
 
+/// The speedup of `p` with some values replaced, if it evaluates (identical mappers).
+fn speedup_with(p: &Params, changes: &[(&str, f64)]) -> Option<f64> {
+    let mut q = p.clone();
+    for (k, v) in changes {
+        q = q.with(k, Value::Num(*v));
+    }
+    let inputs = Inputs::from_params(&q).ok()?;
+    evaluate(&inputs).ok().map(|e| e.speedup())
+}
+
 /// The shuffle time t_{N+1} of `p` with some values replaced, if it evaluates.
 fn shuffle_with(p: &Params, changes: &[(&str, f64)]) -> Option<f64> {
     let mut q = p.clone();
@@ -264,9 +275,11 @@ fn defined(data: &SweepData, s: usize) -> Vec<(f64, f64)> {
 
 /// The largest x at which every curve is defined.
 fn common_end(data: &SweepData) -> Option<f64> {
-    data.xs.iter().rev().copied().find(|x| {
-        (0..data.values.len()).all(|s| data.at(s, *x).is_some_and(|(at, _)| at == *x))
-    })
+    data.xs
+        .iter()
+        .rev()
+        .copied()
+        .find(|x| (0..data.values.len()).all(|s| data.at(s, *x).is_some_and(|(at, _)| at == *x)))
 }
 
 /// The model's reason for no value at x on curve s.
@@ -328,7 +341,7 @@ pub fn observation(sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<St
                 let pts = defined(data, s);
                 let (Some(&(x1, y1)), Some(value)) = (pts.last(), data.values.get(s)) else { continue };
                 let (px, py) = pts.iter().copied().fold((x1, y1), |best, q| if q.1 > best.1 { q } else { best });
-                let before = pts.iter().copied().filter(|q| q.0 <= x1 / 10.0).last();
+                let before = pts.iter().copied().rev().find(|q| q.0 <= x1 / 10.0);
                 match before {
                     Some((_, y0)) if y1 >= 0.95 * py => level.push((*value, x1, y1 / y0 - 1.0, y1)),
                     _ if y1 < 0.95 * py => peaked.push((*value, px, py, x1, y1)),
@@ -336,8 +349,10 @@ pub fn observation(sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<St
                 }
             }
             if !level.is_empty() {
-                let (gmin, gmax) = level.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), l| (lo.min(l.2), hi.max(l.2)));
-                let at: Vec<String> = level.iter().map(|(r, _, _, y)| format!("{} at r = {}", sig(*y, 3), val(*r))).collect();
+                let (gmin, gmax) =
+                    level.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), l| (lo.min(l.2), hi.max(l.2)));
+                let at: Vec<String> =
+                    level.iter().map(|(r, _, _, y)| format!("{} at r = {}", sig(*y, 3), val(*r))).collect();
                 let x_end = level.iter().map(|l| l.1).fold(f64::INFINITY, f64::min);
                 sentences.push(format!(
                     "With growing m, speedup levels off: over the last tenfold of m (to m = {}) it grows only {}–{}%, and settles near r ({}).",
@@ -350,7 +365,16 @@ pub fn observation(sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<St
             if !peaked.is_empty() {
                 let each: Vec<String> = peaked
                     .iter()
-                    .map(|(r, px, py, x1, y1)| format!("r = {}: {} near m = {}, {} at m = {}", val(*r), sig(*py, 3), val(*px), sig(*y1, 3), val(*x1)))
+                    .map(|(r, px, py, x1, y1)| {
+                        format!(
+                            "r = {}: {} near m = {}, {} at m = {}",
+                            val(*r),
+                            sig(*py, 3),
+                            val(*px),
+                            sig(*y1, 3),
+                            val(*x1)
+                        )
+                    })
                     .collect();
                 sentences.push(format!(
                     "Here speedup does not level off: it peaks and then falls as m grows ({}), because each extra mapper's start-up costs more than its share of V saves.",
@@ -358,26 +382,40 @@ pub fn observation(sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<St
                 ));
             }
             if let Some(x) = common_end(data) {
-                let ys: Vec<(f64, f64)> = (0..n).filter_map(|s| Some((*data.values.get(s)?, data.at(s, x)?.1))).collect();
+                let ys: Vec<(f64, f64)> =
+                    (0..n).filter_map(|s| Some((*data.values.get(s)?, data.at(s, x)?.1))).collect();
                 let increasing = ys.windows(2).all(|w| matches!(w, [a, b] if b.1 >= a.1));
                 if let (Some(first), Some(last)) = (ys.first(), ys.last()) {
                     sentences.push(if increasing {
-                        format!("Speedup grows with r: at m = {} it rises from {} (r = {}) to {} (r = {}).", val(x), sig(first.1, 3), val(first.0), sig(last.1, 3), val(last.0))
+                        format!(
+                            "Speedup grows with r: at m = {} it rises from {} (r = {}) to {} (r = {}).",
+                            val(x),
+                            sig(first.1, 3),
+                            val(first.0),
+                            sig(last.1, 3),
+                            val(last.0)
+                        )
                     } else {
-                        let all: Vec<String> = ys.iter().map(|(r, y)| format!("{} at r = {}", sig(*y, 3), val(*r))).collect();
-                        format!("Here speedup does not grow with r at every step: at m = {} it is {}.", val(x), all.join(", "))
+                        let all: Vec<String> =
+                            ys.iter().map(|(r, y)| format!("{} at r = {}", sig(*y, 3), val(*r))).collect();
+                        format!(
+                            "Here speedup does not grow with r at every step: at m = {} it is {}.",
+                            val(x),
+                            all.join(", ")
+                        )
                     });
                 }
             }
         }
         "speedup-m-gamma" => {
-            // Gain from m = r to the end of each curve.
+            // Gain from m = r (evaluated there exactly, not read off the grid) to the end of each curve.
             let parts: Vec<(f64, f64, f64, f64)> = (0..n)
                 .filter_map(|s| {
                     let pts = defined(data, s);
                     let (x_end, end) = *pts.last()?;
-                    let (x_r, at_r) = data.at(s, r_now)?;
-                    (x_end > 2.0 * x_r).then_some((*data.values.get(s)?, at_r, end, x_end))
+                    let gamma = *data.values.get(s)?;
+                    let at_r = speedup_with(p, &[("gamma", gamma), ("m", r_now)])?;
+                    (x_end > 2.0 * r_now).then_some((gamma, at_r, end, x_end))
                 })
                 .collect();
             if let (Some(big), Some(small)) = (parts.first(), parts.last()) {
