@@ -16,7 +16,7 @@ test('www/bench.html times every operation of every model', async () => {
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   try {
-    await page.goto(`${env.url}www/bench.html`);
+    await page.goto(`${env.url}www/bench.html?quick`);
     await page.waitForFunction(() => window.benchResults, null, { timeout: 60_000 });
     const { results, models } = await page.evaluate(async () => {
       const pkg = await import('/pkg/isoperf.js');

@@ -321,35 +321,44 @@ export async function waitForCharts(page) {
 }
 
 /**
- * Per chart: pixels with ink (opaque and not near-white), those of them in a
- * saturated colour (the data, not the grey axes and grid), the share of ink,
- * the number of distinct ink colours (quantised) and a checksum of the image.
+ * Ink on each canvas matching `selector`, keyed by its figure's data-chart or
+ * data-sweep (or "map"): pixels with ink (opaque, not near-white), those in a
+ * saturated colour (the data, not grey axes and text), distinct ink colours
+ * (quantised), the share of ink and a checksum. Read from a copy: reading the
+ * page's own canvas twice makes Chromium warn about willReadFrequently.
  */
+export function canvasInk(page, selector) {
+  return page.$$eval(selector, (canvases) => Object.fromEntries(canvases.map((c) => {
+    const fig = c.closest('figure');
+    const id = fig?.dataset.chart ?? fig?.dataset.sweep ?? 'map';
+    if (!c.width || !c.height) return [id, { ink: 0, coloured: 0, colours: 0, share: 0, sum: 0, pixels: 0 }];
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const ctx = copy.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(c, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    let coloured = 0;
+    let sum = 0;
+    const colours = new Set();
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, g, b, a] = [d[i], d[i + 1], d[i + 2], d[i + 3]];
+      sum = (sum * 31 + r * 7 + g * 11 + b * 13 + a) >>> 0;
+      if (a > 0 && !(r >= 245 && g >= 245 && b >= 245)) {
+        ink += 1;
+        colours.add(((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4));
+        if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured += 1;
+      }
+    }
+    const pixels = d.length / 4;
+    return [id, { ink, coloured, colours: colours.size, share: ink / pixels, sum, pixels }];
+  })));
+}
+
+/** Ink of every chart of the charts area (see `canvasInk`). */
 export function chartInk(page) {
-  return page.$$eval('#charts figure.chart[data-chart] canvas', (canvases) =>
-    Object.fromEntries(
-      canvases.map((c) => {
-        const id = c.closest('figure').dataset.chart;
-        if (!c.width || !c.height) return [id, { ink: 0, coloured: 0, share: 0, colours: 0, sum: 0 }];
-        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-        let ink = 0;
-        let coloured = 0;
-        let sum = 0;
-        const colours = new Set();
-        for (let i = 0; i < d.length; i += 4) {
-          const [r, g, b, a] = [d[i], d[i + 1], d[i + 2], d[i + 3]];
-          sum = (sum * 31 + r * 7 + g * 11 + b * 13 + a) >>> 0;
-          if (a > 0 && !(r >= 245 && g >= 245 && b >= 245)) {
-            ink += 1;
-            colours.add(((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4));
-            // Axes, grid and text are grey; the data series are coloured.
-            if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured += 1;
-          }
-        }
-        return [id, { ink, coloured, share: ink / (d.length / 4), colours: colours.size, sum }];
-      }),
-    ),
-  );
+  return canvasInk(page, '#charts figure.chart[data-chart] canvas');
 }
 
 /** Waits for the page to be ready again after `page.reload()` or a new hash. */
