@@ -160,7 +160,7 @@ impl Evaluation {
 
 pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
     let solution = schedule::solve(&inputs.shuffle()).map_err(|e| match e {
-        SolveError::TooLarge { .. } | SolveError::TooManyIntervals(_) => ModelError::param(ParamError::constraint(
+        SolveError::TooLarge { .. } => ModelError::param(ParamError::constraint(
             inputs.mappers_key,
             e.to_string(),
             format!(

@@ -60,8 +60,11 @@ impl Intervals {
     /// `None` unless m, r, l ≥ 1 and N ≤ [`MAX_INTERVALS`]. The width used
     /// is min(l, m): wider than m, one channel per mapper could not hold.
     pub fn new(m: usize, r: usize, l: usize) -> Option<Intervals> {
-        (m >= 1 && r >= 1 && l >= 1 && Self::interval_count(m, r, l) <= MAX_INTERVALS as u64)
-            .then_some(Intervals { m, r, l: l.min(m) })
+        (m >= 1 && r >= 1 && l >= 1 && Self::interval_count(m, r, l) <= MAX_INTERVALS as u64).then_some(Intervals {
+            m,
+            r,
+            l: l.min(m),
+        })
     }
 
     /// N = itv(m, r) = (⌈r/l⌉ − 1) m + m + ((r − 1) mod l) with l = min(l, m),
@@ -203,8 +206,6 @@ impl Solution {
 /// Why no schedule could be computed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SolveError {
-    /// Too many intervals to tabulate.
-    TooManyIntervals(usize),
     /// The chain method does not apply and the LP is too large for the
     /// general simplex in interactive time.
     TooLarge { size: usize },
@@ -215,7 +216,6 @@ pub enum SolveError {
 impl std::fmt::Display for SolveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SolveError::TooManyIntervals(n) => write!(f, "the schedule would have {n} intervals; at most {MAX_INTERVALS} are supported"),
             SolveError::TooLarge { size } => write!(
                 f,
                 "here the optimum is not of the chain form (start-ups outlast transfers, or many reducer groups share a slow network) and the general simplex would need {size} variables"
@@ -269,10 +269,6 @@ impl Shuffle {
 /// Solves the LP (4)-(7): by the chain method when its optimality
 /// certificate holds, else by the general simplex.
 pub fn solve(p: &Shuffle) -> Result<Solution, SolveError> {
-    let n = p.intervals.count();
-    if n > MAX_INTERVALS {
-        return Err(SolveError::TooManyIntervals(n));
-    }
     match chain(p) {
         Some(s) => Ok(s),
         None => simplex(p),
