@@ -457,7 +457,7 @@ impl ModelSpec {
     }
 
     /// Whether `spec` is used under the choices in `raw` (see `applies_when`).
-    fn applies(&self, spec: &ParamSpec, raw: &RawParams) -> bool {
+    pub fn applies(&self, spec: &ParamSpec, raw: &RawParams) -> bool {
         let Some(when) = &spec.applies_when else { return true };
         let chosen = match (raw.get(when.key), self.param(when.key).map(|p| &p.kind)) {
             (Some(RawValue::Text(s)), _) => s.trim().to_string(),

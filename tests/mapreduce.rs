@@ -476,3 +476,17 @@ fn observations_say_what_the_curves_show_outside_the_lecture_regime() {
     assert!(note.contains("No curve for γ = 0.01, 1e-3"), "{note}");
     assert!(!note.contains("NaN"));
 }
+
+#[test]
+fn sweeps_over_m_are_refused_for_a_per_mapper_list() {
+    // m is not used with heterogeneous mappers: a flat curve would mislead.
+    let hetero =
+        raw(&[("mappers", "heterogeneous"), ("a_map_list", "1, 1, 2, 2"), ("r", "4"), ("l", "2"), ("V", "100")]);
+    for sweep in ["speedup-m-r", "speedup-m-gamma", "shuffle-m-l"] {
+        let e = models::chart("mapreduce", sweep, &hetero).unwrap_err().to_string();
+        assert!(e.starts_with("m:") && e.contains("mappers = identical"), "{sweep}: {e}");
+        assert!(models::sweep_series("mapreduce", sweep, &hetero, 0).is_err());
+    }
+    // The schedule chart still draws.
+    assert!(models::chart("mapreduce", "gantt", &hetero).is_ok());
+}

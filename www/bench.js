@@ -42,6 +42,16 @@ async function main() {
   const canvas = document.getElementById('bench-canvas');
   const body = document.querySelector('#bench-results tbody');
   const results = [];
+  /** Times each [name, fn] case and adds its row to the table. */
+  const run = (cases) => {
+    for (const [name, fn] of cases) {
+      const r = time(fn);
+      results.push({ name, ...r });
+      const tr = document.createElement('tr');
+      for (const text of [name, format(r.us), String(r.calls)]) tr.append(Object.assign(document.createElement('td'), { textContent: text }));
+      body.append(tr);
+    }
+  };
   for (const m of models()) {
     const cases = [
       [`${m.id}: evaluate`, () => evaluate(m.id, {})],
@@ -53,13 +63,7 @@ async function main() {
         [`${m.id}: sweep ${s.id}, all ${s.values.length} curves`, () => s.values.forEach((_, k) => sweepSeries(m.id, s.id, {}, k))],
       ]),
     ];
-    for (const [name, fn] of cases) {
-      const r = time(fn);
-      results.push({ name, ...r });
-      const tr = document.createElement('tr');
-      for (const text of [name, format(r.us), String(r.calls)]) tr.append(Object.assign(document.createElement('td'), { textContent: text }));
-      body.append(tr);
-    }
+    run(cases);
   }
   // The iso-map of benches/isomap_numpy.py: compute, contour and paint timed apart.
   for (const m of models().filter((x) => x.maps.length)) {
@@ -76,13 +80,7 @@ async function main() {
       [`${m.id}: map ${preset.id} ${n}×${n}, compute + isolines (isoMap)`, () => isoMap(m.id, {}, request)],
       [`${m.id}: map ${preset.id}, paint`, () => paint(canvas, map, { x: 'x', y: 'y', title: 't' }, 2)],
     ];
-    for (const [name, fn] of cases) {
-      const r = time(fn);
-      results.push({ name, ...r });
-      const tr = document.createElement('tr');
-      for (const text of [name, format(r.us), String(r.calls)]) tr.append(Object.assign(document.createElement('td'), { textContent: text }));
-      body.append(tr);
-    }
+    run(cases);
   }
   // wasm/native: native figures (ms) come in the query, e.g. from scripts/bench-compare.mjs:
   // bench.html?native=compute:0.21,isolines:0.53,map:0.96

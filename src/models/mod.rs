@@ -250,6 +250,30 @@ fn find_sweep(model: &dyn Model, sweep_id: &str) -> Result<&'static SweepSpec, M
     })
 }
 
+/// A sweep is drawn only where the parameters it varies are used: m means
+/// nothing for a per-mapper list, and a flat curve would say otherwise.
+fn sweep_applies(model: &dyn Model, sweep: &SweepSpec, raw: &RawParams) -> Result<(), ModelError> {
+    let spec = model.spec();
+    for key in std::iter::once(&sweep.x).chain(std::iter::once(&sweep.series)).chain(sweep.linked) {
+        let Some(param) = spec.param(key) else { continue };
+        if let (false, Some(when)) = (spec.applies(param, raw), &param.applies_when) {
+            return Err(ModelError::param(crate::error::ParamError::constraint(
+                key,
+                format!("this chart varies {key}, which is not used with {} = {}", when.key, raw_choice(raw, when.key)),
+                format!("{} = {} for this chart", when.key, when.values.join(" or ")),
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn raw_choice(raw: &RawParams, key: &str) -> String {
+    match raw.get(key) {
+        Some(crate::spec::RawValue::Text(t)) => t.trim().to_string(),
+        _ => "this choice".into(),
+    }
+}
+
 fn sweep_xs(model: &dyn Model, sweep: &SweepSpec) -> Vec<f64> {
     let integer = matches!(
         model.spec().param(sweep.x).map(|p| &p.kind),
@@ -280,6 +304,7 @@ pub fn sweep_series(id: &str, sweep_id: &str, raw: &RawParams, index: usize) -> 
         name: index.to_string(),
         known: (0..sweep.values.len()).map(|k| k.to_string()).collect(),
     })?;
+    sweep_applies(model, sweep, raw)?;
     let mut p = sweep_base(&parse(model, raw)?, sweep).with(sweep.series, Value::Num(value));
     for key in sweep.linked {
         p = p.with(key, Value::Num(value));
@@ -298,6 +323,7 @@ pub fn sweep_series(id: &str, sweep_id: &str, raw: &RawParams, index: usize) -> 
 pub fn sweep_chart(id: &str, sweep_id: &str, raw: &RawParams, ys: Option<Vec<Vec<f64>>>) -> Result<Chart, ModelError> {
     let model = find(id)?;
     let sweep = find_sweep(model, sweep_id)?;
+    sweep_applies(model, sweep, raw)?;
     let p = sweep_base(&parse(model, raw)?, sweep);
     let ys = match ys {
         Some(ys) => ys,

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { afterFrames, chartStates, startEnv, stopEnv, withPage } from './helpers.mjs';
+import { afterFrames, chartInk, chartStates, startEnv, stopEnv, withPage } from './helpers.mjs';
 
 const DPR = 2;
 
@@ -23,33 +23,6 @@ async function waitForCharts(page) {
   await afterFrames(page);
 }
 
-/**
- * Per chart: pixels with ink (opaque and not near-white), the share of them,
- * the number of distinct ink colours (quantised), and a checksum of the image.
- */
-function inkOf(page) {
-  return page.$$eval('#charts figure.chart[data-chart] canvas', (canvases) =>
-    Object.fromEntries(
-      canvases.map((c) => {
-        const id = c.closest('figure').dataset.chart;
-        if (!c.width || !c.height) return [id, { ink: 0, share: 0, colours: 0, sum: 0 }];
-        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-        let ink = 0;
-        let sum = 0;
-        const colours = new Set();
-        for (let i = 0; i < d.length; i += 4) {
-          const [r, g, b, a] = [d[i], d[i + 1], d[i + 2], d[i + 3]];
-          sum = (sum * 31 + r * 7 + g * 11 + b * 13 + a) >>> 0;
-          if (a > 0 && !(r >= 245 && g >= 245 && b >= 245)) {
-            ink += 1;
-            colours.add(((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4));
-          }
-        }
-        return [id, { ink, share: ink / (d.length / 4), colours: colours.size, sum }];
-      }),
-    ),
-  );
-}
 
 describe(`charts at devicePixelRatio ${DPR}`, () => {
   test('every chart canvas is sized in device pixels and not blank', async () => {
@@ -57,7 +30,7 @@ describe(`charts at devicePixelRatio ${DPR}`, () => {
       assert.equal(await page.evaluate(() => window.devicePixelRatio), DPR);
       await waitForCharts(page);
       const states = await chartStates(page);
-      const ink = await inkOf(page);
+      const ink = await chartInk(page);
       assert.deepEqual(Object.keys(states).sort(), ['efficiency', 'overhead', 'time'], 'the three charts of pmm');
       for (const [id, s] of Object.entries(states)) {
         assert.equal(s.note, '', `chart ${id} reports no error`);
@@ -74,10 +47,10 @@ describe(`charts at devicePixelRatio ${DPR}`, () => {
   test('the charts redraw when an input changes', async () => {
     await withPage(env, {}, async ({ page }) => {
       await waitForCharts(page);
-      const before = await inkOf(page);
+      const before = await chartInk(page);
       await page.fill('#f-M', '4000');
       await afterFrames(page);
-      const after = await inkOf(page);
+      const after = await chartInk(page);
       for (const id of Object.keys(before)) {
         assert.notEqual(after[id].sum, before[id].sum, `chart ${id} changed with M`);
         assert.ok(after[id].share > 0.02, `chart ${id} still has ink`);

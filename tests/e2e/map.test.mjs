@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
 import {
-  CLI, afterFrames, buildStaleness, hasCli, hashParams, openPage, pageProblems, startEnv, stopEnv, waitReadyState,
+  CLI, afterFrames, buildStaleness, canvasInk, hasCli, hashParams, openPage, pageProblems, startEnv, stopEnv, waitReadyState,
 } from './helpers.mjs';
 
 const run = promisify(execFile);
@@ -112,38 +112,9 @@ function mapState(page) {
   });
 }
 
-/**
- * The map canvas's pixels: ink (opaque, not near-white), coloured ink (the
- * viridis field, not the grey axes, text and gaps), distinct ink colours
- * (quantised) and a checksum — counted as chartInk in helpers.mjs does.
- */
-function mapInk(page) {
-  return page.$eval(CANVAS, (c) => {
-    if (!c.width || !c.height) return { ink: 0, coloured: 0, share: 0, colours: 0, sum: 0, pixels: 0 };
-    // Read a copy: reading the page's own canvas back more than once makes
-    // Chromium warn (willReadFrequently) on the page's console.
-    const copy = document.createElement('canvas');
-    copy.width = c.width;
-    copy.height = c.height;
-    const ctx = copy.getContext('2d', { willReadFrequently: true });
-    ctx.drawImage(c, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    let ink = 0;
-    let coloured = 0;
-    let sum = 0;
-    const colours = new Set();
-    for (let i = 0; i < d.length; i += 4) {
-      const [r, g, b, a] = [d[i], d[i + 1], d[i + 2], d[i + 3]];
-      sum = (sum * 31 + r * 7 + g * 11 + b * 13 + a) >>> 0;
-      if (a > 0 && !(r >= 245 && g >= 245 && b >= 245)) {
-        ink += 1;
-        colours.add(((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4));
-        if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured += 1;
-      }
-    }
-    const pixels = d.length / 4;
-    return { ink, coloured, share: ink / pixels, colours: colours.size, sum, pixels };
-  });
+/** The map canvas's ink, counted as for charts (see canvasInk in helpers.mjs). */
+async function mapInk(page) {
+  return (await canvasInk(page, CANVAS)).map;
 }
 
 /** Types into an axis's inputs (as a user would) and fires one change event, as leaving the field does. */

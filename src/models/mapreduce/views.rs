@@ -247,24 +247,20 @@ fn val(x: f64) -> String {
     }
 }
 
-/// The speedup of `p` with some values replaced, if it evaluates (identical mappers).
+/// The model at `p` with some values replaced.
+fn evaluated(p: &Params, changes: &[(&str, f64)]) -> Result<Evaluation, ModelError> {
+    let q = changes.iter().fold(p.clone(), |q, (k, v)| q.with(k, Value::Num(*v)));
+    evaluate(&Inputs::from_params(&q)?)
+}
+
+/// The speedup of `p` with some values replaced, if it evaluates.
 fn speedup_with(p: &Params, changes: &[(&str, f64)]) -> Option<f64> {
-    let mut q = p.clone();
-    for (k, v) in changes {
-        q = q.with(k, Value::Num(*v));
-    }
-    let inputs = Inputs::from_params(&q).ok()?;
-    evaluate(&inputs).ok().map(|e| e.speedup())
+    evaluated(p, changes).ok().map(|e| e.speedup())
 }
 
 /// The shuffle time t_{N+1} of `p` with some values replaced, if it evaluates.
 fn shuffle_with(p: &Params, changes: &[(&str, f64)]) -> Option<f64> {
-    let mut q = p.clone();
-    for (k, v) in changes {
-        q = q.with(k, Value::Num(*v));
-    }
-    let inputs = Inputs::from_params(&q).ok()?;
-    evaluate(&inputs).ok().map(|e| e.t_shuffle)
+    evaluated(p, changes).ok().map(|e| e.t_shuffle)
 }
 
 /// The defined points of curve `s`.
@@ -284,11 +280,9 @@ fn common_end(data: &SweepData) -> Option<f64> {
 
 /// The model's reason for no value at x on curve s.
 fn why_not(sweep: &SweepSpec, p: &Params, value: f64, x: f64) -> String {
-    let mut q = p.with(sweep.series, Value::Num(value)).with(sweep.x, Value::Num(x));
-    for key in sweep.linked {
-        q = q.with(key, Value::Num(value));
-    }
-    match Inputs::from_params(&q).and_then(|i| evaluate(&i)) {
+    let mut changes = vec![(sweep.series, value), (sweep.x, x)];
+    changes.extend(sweep.linked.iter().map(|key| (*key, value)));
+    match evaluated(p, &changes) {
         Err(e) => e.to_string(),
         Ok(_) => "no value".into(),
     }
