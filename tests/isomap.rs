@@ -187,3 +187,25 @@ fn the_cli_prints_the_map_as_json() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("x: the range 5 … 1 is empty"));
 }
+
+#[test]
+fn an_axis_the_choices_leave_unused_is_refused() {
+    // m is not used for a per-mapper list (mapreduce) or processor list (dlt).
+    let mr: RawParams =
+        [("mappers", "heterogeneous")].iter().map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string()))).collect();
+    let request = MapRequest {
+        output: "speedup".into(),
+        x: MapAxis::parse("x", "m:10:100:log").unwrap(),
+        y: MapAxis::parse("y", "r:10:100:log").unwrap(),
+        nx: 4,
+        ny: 4,
+        levels: vec![],
+    };
+    let e = isoperf::models::iso_map("mapreduce", &mr, &request).unwrap_err();
+    assert_eq!(e.field, "x");
+    assert!(e.message.contains("mappers = identical"), "{}", e.message);
+    let dlt: RawParams =
+        [("processors", "heterogeneous")].iter().map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string()))).collect();
+    let request = MapRequest { y: MapAxis::parse("y", "V:1000:1e6:log").unwrap(), ..request };
+    assert_eq!(isoperf::models::iso_map("dlt", &dlt, &request).unwrap_err().field, "x");
+}

@@ -122,7 +122,7 @@ fn gaps_as_null<S: serde::Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::
     s.collect_seq(values.iter().map(|v| v.is_finite().then_some(*v)))
 }
 
-fn check_axis(model: &dyn Model, field: &str, axis: &MapAxis) -> Result<(), MapError> {
+fn check_axis(model: &dyn Model, raw: &RawParams, field: &str, axis: &MapAxis) -> Result<(), MapError> {
     let spec = model.spec();
     let param = spec.param(&axis.key).ok_or_else(|| {
         let numeric: Vec<&str> =
@@ -132,6 +132,18 @@ fn check_axis(model: &dyn Model, field: &str, axis: &MapAxis) -> Result<(), MapE
     let ParamKind::Number { range, .. } = &param.kind else {
         return Err(bad(field, format!("{} is not a numeric parameter", axis.key)));
     };
+    // An axis the current choices leave unused would paint a flat map.
+    if let (false, Some(when)) = (spec.applies(param, raw), &param.applies_when) {
+        return Err(bad(
+            field,
+            format!(
+                "{} is not used with these choices: it applies when {} = {}",
+                axis.key,
+                when.key,
+                when.values.join(" or ")
+            ),
+        ));
+    }
     if !(axis.min.is_finite() && axis.max.is_finite()) || axis.min >= axis.max {
         return Err(bad(field, format!("the range {} … {} is empty: expected min < max", axis.min, axis.max)));
     }
@@ -154,8 +166,8 @@ fn prepare(model: &dyn Model, raw: &RawParams, request: &MapRequest) -> Result<(
             format!("{} has no output '{}'; outputs: {}", spec.id, request.output, keys.join(", ")),
         ));
     }
-    check_axis(model, "x", &request.x)?;
-    check_axis(model, "y", &request.y)?;
+    check_axis(model, raw, "x", &request.x)?;
+    check_axis(model, raw, "y", &request.y)?;
     if request.x.key == request.y.key {
         return Err(bad("y", "the two axes must be different parameters"));
     }
