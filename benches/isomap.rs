@@ -6,8 +6,8 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use isoperf::analysis::isomap::{MapAxis, MapRequest};
-use isoperf::models;
+use isoperf::api;
+use isoperf::engine::isomap::{MapAxis, MapRequest};
 use isoperf::spec::RawParams;
 
 fn isomap(c: &mut Criterion) {
@@ -21,15 +21,15 @@ fn isomap(c: &mut Criterion) {
     };
     let raw = RawParams::new();
     c.bench_function("isomap/dlt efficiency 256x256, 3 levels (grid + isolines)", |b| {
-        b.iter(|| models::iso_map("dlt", black_box(&raw), &request).unwrap())
+        b.iter(|| api::iso_map("dlt", black_box(&raw), &request).unwrap())
     });
     let dlt = isoperf::models::find("dlt").unwrap();
-    let values = isoperf::analysis::isomap::field_rows(dlt, &raw, &request, 0..256).unwrap();
+    let values = isoperf::engine::isomap::field_rows(dlt, &raw, &request, 0..256).unwrap();
     c.bench_function("isomap/dlt 256x256 grid only", |b| {
-        b.iter(|| isoperf::analysis::isomap::field_rows(dlt, black_box(&raw), &request, 0..256).unwrap())
+        b.iter(|| isoperf::engine::isomap::field_rows(dlt, black_box(&raw), &request, 0..256).unwrap())
     });
     c.bench_function("isomap/dlt 256x256 isolines only (3 levels)", |b| {
-        b.iter(|| isoperf::analysis::isomap::isolines_of(black_box(&values), &request))
+        b.iter(|| isoperf::engine::isomap::isolines_of(black_box(&values), &request))
     });
     let pmm = MapRequest {
         x: MapAxis::parse("x", "N:4:10000:log").unwrap(),
@@ -38,7 +38,7 @@ fn isomap(c: &mut Criterion) {
         ..request.clone()
     };
     c.bench_function("isomap/pmm efficiency N x M 256x256, 3 levels", |b| {
-        b.iter(|| models::iso_map("pmm", black_box(&raw), &pmm).unwrap())
+        b.iter(|| api::iso_map("pmm", black_box(&raw), &pmm).unwrap())
     });
 }
 

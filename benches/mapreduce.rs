@@ -8,7 +8,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use isoperf::models;
+use isoperf::api;
 use isoperf::models::mapreduce::schedule::{simplex, solve, Intervals, Shuffle};
 use isoperf::spec::RawParams;
 
@@ -36,10 +36,10 @@ fn shuffle(c: &mut Criterion) {
 fn sweep(c: &mut Criterion) {
     let raw = RawParams::new();
     c.bench_function("mapreduce/evaluate (reference set, m=1000)", |b| {
-        b.iter(|| models::evaluate("mapreduce", black_box(&raw)).unwrap())
+        b.iter(|| api::evaluate("mapreduce", black_box(&raw)).unwrap())
     });
     c.bench_function("mapreduce/sweep 50 values of m, one curve", |b| {
-        b.iter(|| models::sweep_series("mapreduce", "speedup-m-r", black_box(&raw), 3).unwrap())
+        b.iter(|| api::sweep_series("mapreduce", "speedup-m-r", black_box(&raw), 3).unwrap())
     });
 }
 

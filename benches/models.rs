@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use isoperf::models;
+use isoperf::api;
 use isoperf::models::pmm::{predict, Implementation, Inputs, Rates};
 use isoperf::spec::{RawParams, RawValue};
 
@@ -21,15 +21,15 @@ fn pmm(c: &mut Criterion) {
         .map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string())))
         .collect();
     c.bench_function("pmm/evaluate (parse + validate + predict)", |b| {
-        b.iter(|| models::evaluate("pmm", black_box(&raw)).unwrap())
+        b.iter(|| api::evaluate("pmm", black_box(&raw)).unwrap())
     });
-    c.bench_function("pmm/tables", |b| b.iter(|| models::tables("pmm", black_box(&raw)).unwrap()));
+    c.bench_function("pmm/tables", |b| b.iter(|| api::tables("pmm", black_box(&raw)).unwrap()));
     for chart in ["time", "efficiency", "overhead"] {
         c.bench_function(&format!("pmm/chart data {chart}"), |b| {
-            b.iter(|| models::chart("pmm", chart, black_box(&raw)).unwrap())
+            b.iter(|| api::chart("pmm", chart, black_box(&raw)).unwrap())
         });
     }
-    let chart = models::chart("pmm", "time", &raw).unwrap();
+    let chart = api::chart("pmm", "time", &raw).unwrap();
     c.bench_function("pmm/render time chart to SVG 800x500", |b| {
         b.iter(|| isoperf::chart::to_svg(black_box(&chart), 800, 500).unwrap())
     });
@@ -57,9 +57,9 @@ fn dlt(c: &mut Criterion) {
         .map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string())))
         .collect();
     c.bench_function("dlt/evaluate m = 1000, V = 1e13 (with m_max and the energy optimum)", |b| {
-        b.iter(|| models::evaluate("dlt", black_box(&raw)).unwrap())
+        b.iter(|| api::evaluate("dlt", black_box(&raw)).unwrap())
     });
-    c.bench_function("dlt/chart data energy", |b| b.iter(|| models::chart("dlt", "energy", black_box(&raw)).unwrap()));
+    c.bench_function("dlt/chart data energy", |b| b.iter(|| api::chart("dlt", "energy", black_box(&raw)).unwrap()));
 }
 
 fn pipeline(c: &mut Criterion) {
@@ -68,10 +68,10 @@ fn pipeline(c: &mut Criterion) {
             .into_iter()
             .map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string())))
             .collect();
-    c.bench_function("pipeline/evaluate", |b| b.iter(|| models::evaluate("pipeline", black_box(&raw)).unwrap()));
-    c.bench_function("pipeline/tables", |b| b.iter(|| models::tables("pipeline", black_box(&raw)).unwrap()));
+    c.bench_function("pipeline/evaluate", |b| b.iter(|| api::evaluate("pipeline", black_box(&raw)).unwrap()));
+    c.bench_function("pipeline/tables", |b| b.iter(|| api::tables("pipeline", black_box(&raw)).unwrap()));
     c.bench_function("pipeline/chart data comm", |b| {
-        b.iter(|| models::chart("pipeline", "comm", black_box(&raw)).unwrap())
+        b.iter(|| api::chart("pipeline", "comm", black_box(&raw)).unwrap())
     });
 }
 

@@ -377,36 +377,6 @@ pub fn to_svg(chart: &Chart, width: u32, height: u32) -> Result<String, DrawErro
     Ok(out)
 }
 
-/// The chart of a sweep: one line per series value, points where the
-/// output is defined (a gap joins its neighbours; no NaN is drawn).
-pub fn sweep(spec: &crate::spec::ModelSpec, sweep: &crate::spec::SweepSpec, data: &crate::models::SweepData) -> Chart {
-    let series = data
-        .values
-        .iter()
-        .zip(&data.ys)
-        .enumerate()
-        .map(|(k, (value, ys))| {
-            let points = data.xs.iter().zip(ys).filter(|(_, y)| y.is_finite()).map(|(x, y)| (*x, *y)).collect();
-            Series::new(
-                format!("{} = {}", sweep.label, crate::spec::num(*value)),
-                Style::Line,
-                (k + 1) % PALETTE.len(),
-                points,
-            )
-        })
-        .collect();
-    let y_values: Vec<f64> = data.ys.iter().flatten().copied().filter(|y| y.is_finite() && *y > 0.0).collect();
-    let (lo, hi) = y_values.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), y| (lo.min(*y), hi.max(*y)));
-    Chart {
-        title: sweep.title.to_string(),
-        x: Axis::new(spec.axis_label(sweep.x), if sweep.x_log { Scale::Log } else { Scale::Linear }),
-        y: Axis::new(spec.axis_label(sweep.output), if hi / lo > 20.0 { Scale::Log } else { Scale::Linear }),
-        series,
-        legend: Corner::Auto,
-        note: None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

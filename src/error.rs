@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::spec::{num, ModelSpec, ParamSpec};
+use crate::format::num;
 
 /// What is wrong with one value.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,22 +34,9 @@ pub struct ParamError {
 }
 
 impl ParamError {
-    pub fn new(spec: &ParamSpec, problem: Problem) -> Self {
-        ParamError { key: spec.key.to_string(), valid: spec.valid(), problem }
-    }
-
     /// A rule of the model, with its own sentence of what is valid.
     pub fn constraint(key: &str, what: String, valid: String) -> Self {
         ParamError { key: key.to_string(), valid, problem: Problem::Constraint(what) }
-    }
-
-    pub fn unknown_key(model: &ModelSpec, key: &str) -> Self {
-        let keys: Vec<&str> = model.params.iter().map(|p| p.key).collect();
-        ParamError {
-            key: key.to_string(),
-            valid: format!("a parameter of {}: {}", model.id, keys.join(", ")),
-            problem: Problem::UnknownKey,
-        }
     }
 
     /// The sentence without the key, for showing beside the field itself.
@@ -149,8 +136,8 @@ pub struct FieldError {
     pub message: String,
 }
 
-/// Why measured data could not be analysed: a line and column of the data
-/// where one is at fault.
+/// Why measured data could not be read or analysed: a line and column of
+/// the data where one is at fault.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AnalysisError {
     /// 1-based; 0 when no single line is at fault.
@@ -175,11 +162,10 @@ impl AnalysisError {
     pub fn general(message: impl Into<String>) -> Self {
         AnalysisError { line: 0, column: 0, message: message.into() }
     }
-}
 
-impl From<crate::analysis::csv::CsvError> for AnalysisError {
-    fn from(e: crate::analysis::csv::CsvError) -> Self {
-        AnalysisError { line: e.line, column: e.column, message: e.message }
+    /// A problem at `line` (1-based), `column` (1-based, 0 for the whole line).
+    pub fn at(line: usize, column: usize, message: impl Into<String>) -> Self {
+        AnalysisError { line, column, message: message.into() }
     }
 }
 

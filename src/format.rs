@@ -1,4 +1,143 @@
-//! Number formatting for tables and chart labels.
+//! Number formatting: tables, chart labels, the page's outputs and field
+//! hints. Every front end prints the same digits because they all come
+//! from here.
+
+/// Shortest text that reads back as the same number, in plain or
+/// scientific notation, whichever is shorter.
+pub fn num(x: f64) -> String {
+    let plain = format!("{x}");
+    let sci = format!("{x:e}");
+    if sci.len() < plain.len() {
+        sci
+    } else {
+        plain
+    }
+}
+
+/// The text a number field shows for a value: exact, plain between 1e-4
+/// and 1e6, otherwise the shorter of `1e13` and `10000000000000`.
+pub fn field_text(x: f64) -> String {
+    let a = x.abs();
+    if a == 0.0 || (1e-4..1e6).contains(&a) {
+        format!("{x}")
+    } else {
+        num(x)
+    }
+}
+
+/// `x` rounded to `digits` significant figures (1 to 17) as decimal digits
+/// and the decade of the first: ("6764", -8) for 6.7644e-8. Ties round away from
+/// zero, as JavaScript's `toPrecision` does (Rust's own formatting rounds
+/// them to even).
+fn significant(x: f64, digits: usize) -> (String, i32) {
+    let a = x.abs();
+    let split = |text: String| -> (String, i32) {
+        let (mant, exp) = text.split_once('e').unwrap_or((&text, "0"));
+        (mant.chars().filter(char::is_ascii_digit).collect(), exp.parse().unwrap_or(0))
+    };
+    // A tie shows as "5" then only zeros after the kept digits of the exact
+    // expansion (an f64 has at most 767 significant decimal digits).
+    let is_tie = |precision: usize| {
+        let (ds, exp) = split(format!("{:.*e}", precision, a));
+        let tail = ds.get(digits..).unwrap_or("");
+        (tail.starts_with('5') && tail.bytes().skip(1).all(|b| b == b'0')).then_some((ds, exp))
+    };
+    let tie = is_tie(digits + 20).and_then(|_| is_tie(800));
+    let Some((ds, exp)) = tie else { return split(format!("{:.*e}", digits - 1, a)) };
+    // Round the kept digits up (Rust rounded an even one down).
+    let mut kept: Vec<u8> = ds.bytes().take(digits).collect();
+    for b in kept.iter_mut().rev() {
+        if *b == b'9' {
+            *b = b'0';
+        } else {
+            *b += 1;
+            return (String::from_utf8_lossy(&kept).into_owned(), exp);
+        }
+    }
+    kept.insert(0, b'1');
+    kept.truncate(digits);
+    (String::from_utf8_lossy(&kept).into_owned(), exp + 1)
+}
+
+const SUPERSCRIPT: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+
+fn superscript(n: i32) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let sign = if n < 0 { "⁻" } else { "" };
+    sign.chars().chain(digits.bytes().map(|b| SUPERSCRIPT.get(usize::from(b - b'0')).copied().unwrap_or('?'))).collect()
+}
+
+/// An output as the page shows it: `digits` significant figures, whole
+/// numbers below 10⁷ as they are, and `6.764 × 10⁻⁸` far from 1. Never
+/// prints NaN: a missing or non-finite value is an em dash.
+pub fn number(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        return "—".to_string();
+    }
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    if x.fract() == 0.0 && x.abs() < 1e7 {
+        return format!("{x}");
+    }
+    let digits = digits.clamp(1, 17);
+    let (ds, decade) = significant(x, digits);
+    let sign = if x < 0.0 { "-" } else { "" };
+    if (-3..digits as i32).contains(&decade) {
+        // Plain notation with `digits` significant figures.
+        let d = decade;
+        let text = if d < 0 {
+            format!("0.{}{ds}", "0".repeat((-d - 1) as usize))
+        } else {
+            let (int, frac) = ds.split_at((d as usize + 1).min(ds.len()));
+            if frac.is_empty() {
+                int.to_string()
+            } else {
+                format!("{int}.{frac}")
+            }
+        };
+        format!("{sign}{text}")
+    } else {
+        let (first, rest) = ds.split_at(1.min(ds.len()));
+        let mant = if rest.is_empty() { first.to_string() } else { format!("{first}.{rest}") };
+        format!("{sign}{mant} × 10{}", superscript(decade))
+    }
+}
+
+/// A value in base units: six figures without trailing zeros
+/// (`1.28 × 10⁹`, `23720`).
+pub fn base(x: f64) -> String {
+    let text = number(x, 6);
+    let (mant, rest) = match text.find(" ×") {
+        Some(k) => text.split_at(k),
+        None => (text.as_str(), ""),
+    };
+    let mant = if mant.contains('.') { mant.trim_end_matches('0').trim_end_matches('.') } else { mant };
+    format!("{mant}{rest}")
+}
+
+/// `≈ 1.6 h` for a time in seconds long enough (two minutes or more) to be
+/// hard to read in seconds; empty otherwise.
+pub fn duration(seconds: f64) -> String {
+    const UNITS: [(f64, &str); 4] = [(365.25 * 86400.0, "years"), (86400.0, "days"), (3600.0, "h"), (60.0, "min")];
+    if seconds.is_nan() || seconds < 120.0 || seconds.is_infinite() {
+        return String::new();
+    }
+    let (size, unit) = UNITS.iter().copied().find(|(size, _)| seconds >= 2.0 * size).unwrap_or((60.0, "min"));
+    format!("≈ {} {unit}", number(seconds / size, 3))
+}
+
+/// A few items of a long vector and its length: `1, 2, 3, …, 9 (9 values)`.
+pub fn array(xs: &[f64]) -> String {
+    let items: Vec<String> = if xs.len() <= 6 {
+        xs.iter().map(|x| number(*x, 4)).collect()
+    } else {
+        let head = xs.iter().take(3).map(|x| number(*x, 4));
+        head.chain(["…".to_string(), number(xs.last().copied().unwrap_or(f64::NAN), 4)]).collect()
+    };
+    let count = if xs.len() > 6 { format!(" ({} values)", xs.len()) } else { String::new() };
+    format!("{}{count}", items.join(", "))
+}
 
 /// `x` to `sig` significant figures: plain notation for moderate magnitudes,
 /// scientific (`6.764e-8`) otherwise. Non-finite values print as an em dash,
@@ -66,5 +205,39 @@ mod tests {
         assert_eq!(percent(-1e-12), "0.000%");
         assert_eq!(percent(-0.5), "-50.00%");
         assert_eq!(percent(1.5), "+150%");
+    }
+
+    /// The page's output text, as JavaScript's `toPrecision` and
+    /// `toExponential` print these values.
+    #[test]
+    fn page_numbers() {
+        assert_eq!(number(6.7644e-8, 4), "6.764 × 10⁻⁸");
+        assert_eq!(number(9.2593e-12, 4), "9.259 × 10⁻¹²");
+        assert_eq!(number(123.456, 4), "123.5");
+        assert_eq!(number(72.0, 4), "72");
+        assert_eq!(number(1e7, 4), "1.000 × 10⁷");
+        assert_eq!(number(999999.9, 4), "1.000 × 10⁶");
+        assert_eq!(number(0.001234, 4), "0.001234");
+        assert_eq!(number(0.0001234, 4), "1.234 × 10⁻⁴");
+        assert_eq!(number(-2.5e20, 4), "-2.500 × 10²⁰");
+        assert_eq!(number(0.5, 4), "0.5000");
+        // A tie: 1.0625 is exact in binary; toPrecision(4) gives 1.063.
+        assert_eq!(number(1.0625, 4), "1.063");
+        assert_eq!(number(9.9995, 4), "9.999"); // 9.9995 is below the tie in binary
+        assert_eq!(number(f64::NAN, 4), "—");
+        assert_eq!(base(1.28e9), "1.28 × 10⁹");
+        assert_eq!(base(23720.0), "23720");
+        assert_eq!(base(0.25), "0.25");
+        assert_eq!(duration(5760.0), "≈ 96 min");
+        assert_eq!(duration(9000.0), "≈ 2.50 h");
+        assert_eq!(duration(100.0), "");
+        assert_eq!(duration(3.0 * 365.25 * 86400.0), "≈ 3 years");
+        assert_eq!(array(&[1.0, 2.5]), "1, 2.500");
+        assert_eq!(array(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]), "1, 2, 3, …, 7 (7 values)");
+        assert_eq!(field_text(1e13), "1e13");
+        assert_eq!(field_text(0.0001), "0.0001");
+        assert_eq!(field_text(2.5e-6), "2.5e-6");
+        assert_eq!(field_text(1e-6), "1e-6");
+        assert_eq!(field_text(123456.0), "123456");
     }
 }

@@ -1,18 +1,34 @@
 //! isoperf: analytical performance models of parallel and distributed
 //! programs, from the papers in `shared/papers/`.
 //!
-//! The core (everything but [`web`]) is plain Rust: each model declares its
-//! parameters once ([`spec`]), validates them into [`spec::Params`], and
-//! predicts with a pure function. The browser package and the `isoperf`
-//! command line are thin front ends over [`models::evaluate`].
+//! The crate is built in layers, each using only those above it in this
+//! list (`docs/architecture.md` draws them):
+//!
+//! 1. vocabulary: [`spec`], [`error`], [`format`], [`table`], [`chart`],
+//!    [`csv`], [`series`];
+//! 2. [`model`]: the `Model` trait and its type-erased adapter;
+//! 3. [`models`]: the models, one directory each, and the registry;
+//! 4. [`engine`]: sweeps and iso-maps, written against the trait alone;
+//! 5. [`api`]: the one facade every front end calls;
+//! 6. the front ends: `web` (wasm-bindgen exports) and the `isoperf` binary.
+//!
+//! Everything but `web` is plain Rust and builds and tests natively.
 
-pub mod analysis;
 pub mod chart;
+pub mod csv;
 pub mod error;
 pub mod format;
-pub mod models;
+pub mod series;
 pub mod spec;
 pub mod table;
+
+pub mod model;
+
+pub mod models;
+
+pub mod engine;
+
+pub mod api;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

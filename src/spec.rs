@@ -10,6 +10,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ModelError, ParamError, Problem};
+pub use crate::format::num;
 
 /// How a numeric axis or slider is best explored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -49,18 +50,6 @@ impl fmt::Display for Range {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let op = if self.min_exclusive { "<" } else { "≤" };
         write!(f, "{} {op} value ≤ {}", num(self.min), num(self.max))
-    }
-}
-
-/// Shortest text that reads back as the same number, in plain or
-/// scientific notation, whichever is shorter.
-pub fn num(x: f64) -> String {
-    let plain = format!("{x}");
-    let sci = format!("{x:e}");
-    if sci.len() < plain.len() {
-        sci
-    } else {
-        plain
     }
 }
 
@@ -195,9 +184,14 @@ impl ParamSpec {
         }
     }
 
+    /// `problem` with this parameter's key and what would be valid.
+    pub fn error(&self, problem: Problem) -> ParamError {
+        ParamError { key: self.key.to_string(), valid: self.valid(), problem }
+    }
+
     /// Checks one raw value against this spec.
     pub fn parse(&self, raw: &RawValue) -> Result<Value, ParamError> {
-        let err = |problem| ParamError::new(self, problem);
+        let err = |problem| self.error(problem);
         match &self.kind {
             ParamKind::Number { range, integer, .. } => {
                 let x = match raw {
@@ -297,7 +291,7 @@ fn parse_number(text: &str) -> Result<f64, Problem> {
     s.parse::<f64>().map_err(|_| Problem::NotANumber(format!("'{s}'")))
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize)]
 pub struct OutputSpec {
     pub key: &'static str,
     pub label: &'static str,
@@ -332,7 +326,7 @@ pub enum PresetValue {
     List(&'static [f64]),
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize)]
 pub struct ChartSpec {
     pub id: &'static str,
     pub title: &'static str,
@@ -452,6 +446,28 @@ pub struct ModelSpec {
 }
 
 impl ModelSpec {
+    /// A model with no parameters, outputs, presets, charts, sweeps, data
+    /// sets, maps or notes: the base of a model's spec written with struct
+    /// update syntax (`ModelSpec { params: PARAMS, ..ModelSpec::new(…) }`),
+    /// so that a new optional field needs no change to the models.
+    pub const fn new(id: &'static str, title: &'static str, paper: &'static str, summary: &'static str) -> Self {
+        ModelSpec {
+            id,
+            title,
+            paper,
+            summary,
+            params: &[],
+            outputs: &[],
+            preset_groups: &[],
+            charts: &[],
+            sweeps: &[],
+            datasets: &[],
+            maps: &[],
+            gaps: "",
+            notes: &[],
+        }
+    }
+
     pub fn param(&self, key: &str) -> Option<&ParamSpec> {
         self.params.iter().find(|p| p.key == key)
     }
@@ -489,12 +505,22 @@ impl ModelSpec {
         Params { values: self.params.iter().map(|p| (p.key, p.default_value())).collect() }
     }
 
+    /// `key` is not a parameter of this model; the message lists those that are.
+    pub fn unknown_key(&self, key: &str) -> ParamError {
+        let keys: Vec<&str> = self.params.iter().map(|p| p.key).collect();
+        ParamError {
+            key: key.to_string(),
+            valid: format!("a parameter of {}: {}", self.id, keys.join(", ")),
+            problem: Problem::UnknownKey,
+        }
+    }
+
     /// Validates raw user input: every key must be known, every value valid.
     /// Missing keys take their defaults. Returns every problem at once, so a
     /// form can mark all bad fields together.
     pub fn parse(&self, raw: &RawParams) -> Result<Params, Vec<ParamError>> {
         let mut errors: Vec<ParamError> =
-            raw.keys().filter(|k| self.param(k).is_none()).map(|k| ParamError::unknown_key(self, k)).collect();
+            raw.keys().filter(|k| self.param(k).is_none()).map(|k| self.unknown_key(k)).collect();
         let mut values = Vec::with_capacity(self.params.len());
         for spec in self.params {
             let blank = |r: &RawValue| matches!(r, RawValue::Text(t) if t.trim().is_empty());

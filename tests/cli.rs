@@ -5,7 +5,7 @@
 
 use std::process::Command;
 
-use isoperf::models;
+use isoperf::api;
 use isoperf::spec::{OutValue, RawParams, RawValue};
 
 fn isoperf(args: &[&str]) -> (i32, String, String) {
@@ -38,7 +38,7 @@ fn eval_prints_the_library_numbers_bit_for_bit() {
                 (k.to_string(), RawValue::Text(v.to_string()))
             })
             .collect();
-        let lib = models::evaluate("pmm", &raw).expect("valid");
+        let lib = api::evaluate("pmm", &raw).expect("valid");
         assert_eq!(json.as_object().map(|o| o.len()), Some(lib.0.len()));
         for (k, v) in &lib.0 {
             if let OutValue::Num(x) = v {
@@ -77,7 +77,7 @@ fn models_prints_the_registry() {
     assert_eq!(code, 0);
     let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
     let ids: Vec<&str> = json.as_array().expect("array").iter().filter_map(|m| m["id"].as_str()).collect();
-    let lib: Vec<&str> = models::specs().iter().map(|s| s.id).collect();
+    let lib: Vec<&str> = api::specs().iter().map(|s| s.id).collect();
     assert_eq!(ids, lib);
 }
 
@@ -104,7 +104,7 @@ fn mapreduce_eval_sweep_chart_and_bad_input() {
             .iter()
             .map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string())))
             .collect();
-    let lib = models::evaluate("mapreduce", &raw).unwrap();
+    let lib = api::evaluate("mapreduce", &raw).unwrap();
     assert_eq!(json["t_shuffle"].as_f64(), lib.num("t_shuffle"));
     assert_eq!(json["alpha"].as_array().map(Vec::len), Some(4));
     // A sweep as SVG on stdout, its observations on stderr.

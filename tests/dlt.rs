@@ -4,40 +4,21 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, clippy::type_complexity)]
 
+use isoperf::api;
 use isoperf::models::dlt::schedule::{growth, hetero_split, prefixes, recursion, target_load, Power, Star, TargetLoad};
-use isoperf::models::{self};
 use isoperf::spec::{OutValue, Outputs, RawParams, RawValue};
 use proptest::prelude::*;
+
+mod common;
+use common::{close, flag, num, raw};
 
 /// SPEC requires the closed form and the recursion to agree this closely.
 const CLOSED_VS_RECURSION_RTOL: f64 = 1e-9;
 /// The published T(m) are printed to 7–10 significant figures.
 const PUBLISHED_RTOL: f64 = 1e-9;
 
-fn close(a: f64, b: f64, rtol: f64) -> bool {
-    (a - b).abs() <= rtol * a.abs().max(b.abs())
-}
-
-fn raw(pairs: &[(&str, &str)]) -> RawParams {
-    pairs.iter().map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string()))).collect()
-}
-
 fn eval(pairs: &[(&str, &str)]) -> Outputs {
-    models::evaluate("dlt", &raw(pairs)).unwrap_or_else(|e| panic!("{pairs:?}: {e}"))
-}
-
-fn num(out: &Outputs, key: &str) -> f64 {
-    out.num(key).unwrap_or_else(|| panic!("no number {key}"))
-}
-
-fn flag(out: &Outputs, key: &str) -> bool {
-    out.0
-        .iter()
-        .find_map(|(k, v)| match v {
-            OutValue::Bool(b) if *k == key => Some(*b),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no flag {key}"))
+    common::evaluate("dlt", pairs)
 }
 
 #[test]
@@ -62,7 +43,7 @@ fn infeasible_m_reports_m_max_and_its_schedule() {
     assert_eq!(num(&out, "m_used"), 4.0);
     assert!(close(num(&out, "T"), 500.00075, PUBLISHED_RTOL));
     assert!(num(&out, "alpha_m") > 0.0, "no negative load part is shown");
-    let remarks = models::remarks("dlt", &raw(&[("m", "5")])).unwrap();
+    let remarks = api::remarks("dlt", &raw(&[("m", "5")])).unwrap();
     let warning = remarks.iter().find(|r| r.key == Some("m")).expect("a remark at the m field");
     assert!(warning.text.contains("cannot all be activated") && warning.text.contains("m_max = 4"), "{}", warning.text);
 }
@@ -239,7 +220,7 @@ fn energy_optimal_m_is_the_exhaustive_minimum() {
         let m_max = star.max_processors(v, 1_000_000);
         let limit = m_max.min(200_000);
         let p = raw(&[("A", &a.to_string()), ("C", &c.to_string()), ("S", &s.to_string()), ("V", &v.to_string())]);
-        let out = models::evaluate("dlt", &p).unwrap();
+        let out = api::evaluate("dlt", &p).unwrap();
         if m_max <= limit {
             assert_eq!(
                 num(&out, "m_min_energy") as usize,
@@ -260,12 +241,12 @@ fn the_slides_energy_minimum_is_visible_in_the_chart() {
         p.push(("m", m));
         raw(&p)
     };
-    let big = models::chart("dlt", "energy", &with_v("1e13", "1000")).unwrap();
+    let big = api::chart("dlt", "energy", &with_v("1e13", "1000")).unwrap();
     assert!(big.note.as_deref().unwrap().starts_with("E has an interior minimum"), "{:?}", big.note);
-    let out = models::evaluate("dlt", &with_v("1e13", "1000")).unwrap();
+    let out = api::evaluate("dlt", &with_v("1e13", "1000")).unwrap();
     let best = num(&out, "m_min_energy");
     assert!(best > 1.0 && best < num(&out, "m_max"));
-    let small = models::chart("dlt", "energy", &with_v("1e3", "4")).unwrap();
+    let small = api::chart("dlt", "energy", &with_v("1e3", "4")).unwrap();
     assert!(small.note.as_deref().unwrap().starts_with("No interior minimum"), "{:?}", small.note);
 }
 
@@ -312,7 +293,7 @@ fn bad_input_names_the_field_and_range() {
         ("P_N", "NaN", "NaN"),
         ("e_target", "1.5", "value ≤ 1"),
     ] {
-        let e = models::evaluate("dlt", &raw(&[(key, value)])).unwrap_err();
+        let e = api::evaluate("dlt", &raw(&[(key, value)])).unwrap_err();
         let f = e.field_errors();
         assert_eq!(f.len(), 1, "{key}={value}: {e}");
         assert_eq!(f[0].key, key);
@@ -320,12 +301,12 @@ fn bad_input_names_the_field_and_range() {
     }
     let het =
         |a: &str, c: &str| raw(&[("processors", "heterogeneous"), ("A_list", a), ("C_list", c), ("S_list", "1,1,1")]);
-    let e = models::evaluate("dlt", &het("1,2,3", "0.1,0.1")).unwrap_err();
+    let e = api::evaluate("dlt", &het("1,2,3", "0.1,0.1")).unwrap_err();
     assert_eq!(e.field_errors()[0].key, "C_list");
     assert!(e.to_string().contains("has 2 values but A_list has 3"), "{e}");
-    let e = models::evaluate("dlt", &het("1,x,3", "0.1,0.1,0.1")).unwrap_err();
+    let e = api::evaluate("dlt", &het("1,x,3", "0.1,0.1,0.1")).unwrap_err();
     assert!(e.to_string().contains("A_list: value 2: 'x' is not a number"), "{e}");
-    let e = models::evaluate("dlt", &het("1,-2,3", "0.1,0.1,0.1")).unwrap_err();
+    let e = api::evaluate("dlt", &het("1,-2,3", "0.1,0.1,0.1")).unwrap_err();
     assert!(e.to_string().contains("value 2: -2 is out of range"), "{e}");
 }
 
@@ -398,7 +379,7 @@ proptest! {
         for (key, exponent) in [("V", v), ("A", a), ("C", c), ("S", s)] {
             p.insert(key.into(), RawValue::Num(10f64.powf(exponent)));
         }
-        let out = models::evaluate("dlt", &p).unwrap();
+        let out = api::evaluate("dlt", &p).unwrap();
         for (k, x) in &out.0 {
             if let OutValue::Num(x) = x {
                 prop_assert!(x.is_finite() && *x >= 0.0, "{} = {} at {:?}", k, x, p);

@@ -4,17 +4,16 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use isoperf::analysis::isomap::{MapAxis, MapRequest, DEFAULT_GRID};
+use isoperf::api;
+use isoperf::engine::isomap::{MapAxis, MapRequest, DEFAULT_GRID};
 use isoperf::models::dlt::schedule::Star;
-use isoperf::models::{self};
 use isoperf::spec::{RawParams, RawValue};
+
+mod common;
+use common::raw;
 
 /// The accuracy bound: 1% of the axis span, in the axis' own scale.
 const SPAN_FRACTION: f64 = 0.01;
-
-fn raw(pairs: &[(&str, &str)]) -> RawParams {
-    pairs.iter().map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string()))).collect()
-}
 
 fn request(output: &str, x: &str, y: &str, levels: &[f64]) -> MapRequest {
     MapRequest {
@@ -44,7 +43,7 @@ fn root(f: impl Fn(f64) -> f64, level: f64, mut lo: f64, mut hi: f64) -> f64 {
 #[test]
 fn dlt_isoefficiency_v_vs_m_agrees_with_bisection() {
     // A = 1, C = 1e-6, S = 1e2 (the lecture's isoefficiency map).
-    let m = models::iso_map(
+    let m = api::iso_map(
         "dlt",
         &RawParams::new(),
         &request("efficiency", "m:1:1000:log", "V:1e3:1e13:log", &[0.5, 0.9, 0.99]),
@@ -84,9 +83,8 @@ fn dlt_isoefficiency_v_vs_m_agrees_with_bisection() {
 fn pmm_isoefficiency_n_vs_m_agrees_with_bisection() {
     // The classical isoefficiency function: the M that keeps ε fixed as N grows.
     let params = RawParams::new(); // Table 3, row "Dryad Tempest 25x1"
-    let m =
-        models::iso_map("pmm", &params, &request("efficiency", "N:4:10000:log", "M:100:1e6:log", &[0.5, 0.8, 0.95]))
-            .unwrap();
+    let m = api::iso_map("pmm", &params, &request("efficiency", "N:4:10000:log", "M:100:1e6:log", &[0.5, 0.8, 0.95]))
+        .unwrap();
     let span = 4.0; // decades of M
     let (tf, tc) = (1.0 / 8.64e9, 1.0 / 8.87e6);
     for iso in &m.isolines {
@@ -112,7 +110,7 @@ fn pmm_isoefficiency_n_vs_m_agrees_with_bisection() {
 #[test]
 fn levels_come_back_sorted_and_axes_sample_their_own_scale() {
     let r = MapRequest { nx: 11, ny: 5, ..request("T", "m:1:1000:log", "V:1e3:1e5", &[0.9, 0.5, 0.9]) };
-    let m = models::iso_map("dlt", &RawParams::new(), &r).unwrap();
+    let m = api::iso_map("dlt", &RawParams::new(), &r).unwrap();
     assert_eq!(m.isolines.iter().map(|i| i.level).collect::<Vec<_>>(), [0.5, 0.9]);
     let xs = m.x.values(11);
     assert!((xs[5] - 1000f64.sqrt()).abs() < 1e-9, "log axis midpoint is the geometric mean");
@@ -125,7 +123,7 @@ fn levels_come_back_sorted_and_axes_sample_their_own_scale() {
 fn any_model_and_output_maps_through_evaluate() {
     // No fast path for the pipeline: every point is one evaluate; saturated points are gaps.
     let r = MapRequest { nx: 24, ny: 24, ..request("T_total", "L:1000:1e8:log", "t_comp:0.01:2:log", &[10.0, 100.0]) };
-    let m = models::iso_map("pipeline", &RawParams::new(), &r).unwrap();
+    let m = api::iso_map("pipeline", &RawParams::new(), &r).unwrap();
     assert!(m.gaps > 0, "large L and small T_comp saturate the spine");
     assert!(m.values.iter().any(|v| v.is_finite()));
 }
@@ -142,11 +140,11 @@ fn bad_requests_are_clear_errors() {
         (MapRequest { nx: 1, ..request("T", "m:1:100", "V:1e3:1e5", &[1.0]) }, "grid", "expected 2 to 1024"),
     ];
     for (r, field, needle) in cases {
-        let e = models::iso_map("dlt", &RawParams::new(), &r).unwrap_err();
+        let e = api::iso_map("dlt", &RawParams::new(), &r).unwrap_err();
         assert_eq!(e.field, field, "{e}");
         assert!(e.message.contains(needle), "{e}");
     }
-    let e = models::iso_map("dlt", &raw(&[("A", "-1")]), &request("T", "m:1:100", "V:1e3:1e5", &[1.0])).unwrap_err();
+    let e = api::iso_map("dlt", &raw(&[("A", "-1")]), &request("T", "m:1:100", "V:1e3:1e5", &[1.0])).unwrap_err();
     assert_eq!(e.field, "A");
 }
 
@@ -201,11 +199,11 @@ fn an_axis_the_choices_leave_unused_is_refused() {
         ny: 4,
         levels: vec![],
     };
-    let e = isoperf::models::iso_map("mapreduce", &mr, &request).unwrap_err();
+    let e = isoperf::api::iso_map("mapreduce", &mr, &request).unwrap_err();
     assert_eq!(e.field, "x");
     assert!(e.message.contains("mappers = identical"), "{}", e.message);
     let dlt: RawParams =
         [("processors", "heterogeneous")].iter().map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string()))).collect();
     let request = MapRequest { y: MapAxis::parse("y", "V:1000:1e6:log").unwrap(), ..request };
-    assert_eq!(isoperf::models::iso_map("dlt", &dlt, &request).unwrap_err().field, "x");
+    assert_eq!(isoperf::api::iso_map("dlt", &dlt, &request).unwrap_err().field, "x");
 }

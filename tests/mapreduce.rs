@@ -13,11 +13,14 @@
 
 use std::collections::BTreeSet;
 
+use isoperf::api;
 use isoperf::models::mapreduce::schedule::{chain, simplex, single_reducer, solve, Intervals, Method, Shuffle};
-use isoperf::models::{self};
-use isoperf::spec::{OutValue, Outputs, RawParams, RawValue};
+use isoperf::spec::{OutValue, Outputs, RawParams};
 use microlp::{ComparisonOp, OptimizationDirection, Problem};
 use proptest::prelude::*;
+
+mod common;
+use common::{close, num, raw};
 
 /// The public example's values are exact rationals; f64 arithmetic of a few
 /// dozen operations keeps them to this.
@@ -28,20 +31,8 @@ const LP_RTOL: f64 = 1e-6;
 /// The closed form and the chain method take different arithmetic paths.
 const CLOSED_RTOL: f64 = 1e-9;
 
-fn close(a: f64, b: f64, rtol: f64) -> bool {
-    (a - b).abs() <= rtol * a.abs().max(b.abs())
-}
-
-fn raw(pairs: &[(&str, &str)]) -> RawParams {
-    pairs.iter().map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string()))).collect()
-}
-
 fn eval(pairs: &[(&str, &str)]) -> Outputs {
-    models::evaluate("mapreduce", &raw(pairs)).unwrap_or_else(|e| panic!("{pairs:?}: {e}"))
-}
-
-fn num(out: &Outputs, key: &str) -> f64 {
-    out.num(key).unwrap_or_else(|| panic!("no number {key}"))
+    common::evaluate("mapreduce", pairs)
 }
 
 fn example() -> Shuffle {
@@ -357,7 +348,7 @@ fn heterogeneous_mappers_take_per_mapper_rates() {
 
 #[test]
 fn bad_input_names_the_field_and_the_valid_range() {
-    let err = |pairs: &[(&str, &str)]| models::evaluate("mapreduce", &raw(pairs)).unwrap_err().to_string();
+    let err = |pairs: &[(&str, &str)]| api::evaluate("mapreduce", &raw(pairs)).unwrap_err().to_string();
     for (pairs, key, valid) in [
         (vec![("m", "0")], "m", "1 ≤ value ≤ 1e5"),
         (vec![("m", "2.5")], "m", "integer"),
@@ -382,7 +373,7 @@ fn bad_input_names_the_field_and_the_valid_range() {
 
 #[test]
 fn lecture_observations_read_the_curves() {
-    let chart = models::chart("mapreduce", "speedup-m-r", &RawParams::new()).unwrap();
+    let chart = api::chart("mapreduce", "speedup-m-r", &RawParams::new()).unwrap();
     let note = chart.note.clone().unwrap();
     assert!(note.contains("levels off") && note.contains("Speedup grows with r"), "{note}");
     // The numbers quoted are those of the curves at m = 10000.
@@ -393,7 +384,7 @@ fn lecture_observations_read_the_curves() {
     );
     assert!(last(0) < last(2) && last(2) < last(4));
 
-    let chart = models::chart("mapreduce", "speedup-m-gamma", &RawParams::new()).unwrap();
+    let chart = api::chart("mapreduce", "speedup-m-gamma", &RawParams::new()).unwrap();
     let note = chart.note.unwrap();
     // From m = r = 100 exactly (the grid has no point there) to m = 10000.
     let gain = |s: usize| {
@@ -406,7 +397,7 @@ fn lecture_observations_read_the_curves() {
     assert!(note.contains(&isoperf::format::sig(gain(3), 3)), "{note}");
 
     // ℓ 50 → 100 and C / 2 both shorten the shuffle (γ = 1 in this sweep).
-    let chart = models::chart("mapreduce", "shuffle-m-l", &RawParams::new()).unwrap();
+    let chart = api::chart("mapreduce", "shuffle-m-l", &RawParams::new()).unwrap();
     let note = chart.note.unwrap();
     assert!(note.contains("wider bisection"), "{note}");
     let at_1000 = |s: usize| {
@@ -434,15 +425,15 @@ fn gantt_and_tables_for_small_and_large_schedules() {
         ("C", "1"),
         ("gamma", "1"),
     ]);
-    let g = models::chart("mapreduce", "gantt", &small).unwrap();
+    let g = api::chart("mapreduce", "gantt", &small).unwrap();
     // Four sends per mapper in distinct intervals stay separate bars.
     let sending = g.series.iter().find(|s| s.name.starts_with("sending")).unwrap();
     assert_eq!(sending.spans.len(), 16);
-    let big = models::chart("mapreduce", "gantt", &RawParams::new()).unwrap();
+    let big = api::chart("mapreduce", "gantt", &RawParams::new()).unwrap();
     assert!(big.title.contains("8 of 1000 mappers"), "{}", big.title);
     let spans: usize = big.series.iter().map(|s| s.spans.len()).sum();
     assert!(spans < 400, "m = 1000 is summarised: {spans} bars");
-    let tables = models::tables("mapreduce", &RawParams::new()).unwrap();
+    let tables = api::tables("mapreduce", &RawParams::new()).unwrap();
     let repro = tables.iter().find(|t| t.id == "reproduction").unwrap();
     assert!(repro.rows.iter().all(|r| r.status == isoperf::table::Status::Agrees));
 }
@@ -463,7 +454,7 @@ fn observations_say_what_the_curves_show_outside_the_lecture_regime() {
         ("a_red", "0"),
         ("s_red", "0"),
     ]);
-    let chart = models::chart("mapreduce", "speedup-m-r", &example).unwrap();
+    let chart = api::chart("mapreduce", "speedup-m-r", &example).unwrap();
     let note = chart.note.unwrap();
     assert!(note.contains("does not level off") && !note.contains("levels off:"), "{note}");
     // Every curve that exists peaks inside the range.
@@ -472,7 +463,7 @@ fn observations_say_what_the_curves_show_outside_the_lecture_regime() {
         assert!(s.points.last().unwrap().1 < 0.5 * peak, "{}", s.name);
     }
     assert!(note.contains("No curve for r = ℓ = 200") && note.contains("V ≥ r/γ"), "{note}");
-    let note = models::chart("mapreduce", "speedup-m-gamma", &example).unwrap().note.unwrap();
+    let note = api::chart("mapreduce", "speedup-m-gamma", &example).unwrap().note.unwrap();
     assert!(note.contains("No curve for γ = 0.01, 1e-3"), "{note}");
     assert!(!note.contains("NaN"));
 }
@@ -483,10 +474,10 @@ fn sweeps_over_m_are_refused_for_a_per_mapper_list() {
     let hetero =
         raw(&[("mappers", "heterogeneous"), ("a_map_list", "1, 1, 2, 2"), ("r", "4"), ("l", "2"), ("V", "100")]);
     for sweep in ["speedup-m-r", "speedup-m-gamma", "shuffle-m-l"] {
-        let e = models::chart("mapreduce", sweep, &hetero).unwrap_err().to_string();
+        let e = api::chart("mapreduce", sweep, &hetero).unwrap_err().to_string();
         assert!(e.starts_with("m:") && e.contains("mappers = identical"), "{sweep}: {e}");
-        assert!(models::sweep_series("mapreduce", sweep, &hetero, 0).is_err());
+        assert!(api::sweep_series("mapreduce", sweep, &hetero, 0).is_err());
     }
     // The schedule chart still draws.
-    assert!(models::chart("mapreduce", "gantt", &hetero).is_ok());
+    assert!(api::chart("mapreduce", "gantt", &hetero).is_ok());
 }

@@ -4,34 +4,21 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+use isoperf::api;
 use isoperf::models::pipeline::{hops, Communication, Inputs, Switch};
-use isoperf::models::{self};
-use isoperf::spec::{OutValue, Outputs, RawParams, RawValue};
+use isoperf::spec::Outputs;
 use proptest::prelude::*;
+
+mod common;
+use common::{close, missing, num, raw};
 
 /// Hand computations below repeat the formulas in another order.
 const ALGEBRA_RTOL: f64 = 1e-12;
 /// SPEC: eq. (13) and Table XVI are matched within 0.3% under the binary reading.
 const TABLE16_RTOL: f64 = 3e-3;
 
-fn close(a: f64, b: f64, rtol: f64) -> bool {
-    (a - b).abs() <= rtol * a.abs().max(b.abs())
-}
-
-fn raw(pairs: &[(&str, &str)]) -> RawParams {
-    pairs.iter().map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string()))).collect()
-}
-
 fn eval(pairs: &[(&str, &str)]) -> Outputs {
-    models::evaluate("pipeline", &raw(pairs)).unwrap_or_else(|e| panic!("{pairs:?}: {e}"))
-}
-
-fn num(out: &Outputs, key: &str) -> f64 {
-    out.num(key).unwrap_or_else(|| panic!("no number {key}"))
-}
-
-fn missing(out: &Outputs, key: &str) -> bool {
-    out.0.iter().any(|(k, v)| *k == key && *v == OutValue::Missing)
+    common::evaluate("pipeline", pairs)
 }
 
 #[test]
@@ -159,7 +146,7 @@ fn saturation_is_rejected_on_every_hop() {
     let base = [("N", "512"), ("P", "8"), ("t_comp", "1.39"), ("L_unit", "MiB"), ("C", "1.28"), ("C_unit", "Gibit/s")];
     let mut spine = base.to_vec();
     spine.push(("L", "20"));
-    let e = models::evaluate("pipeline", &raw(&spine)).unwrap_err();
+    let e = api::evaluate("pipeline", &raw(&spine)).unwrap_err();
     let f = e.field_errors();
     assert_eq!(f[0].key, "L");
     assert!(
@@ -170,7 +157,7 @@ fn saturation_is_rejected_on_every_hop() {
     // Each leaf alone: a leaf fan-in above the spine's saturates the leaves first.
     let mut leaves = base.to_vec();
     leaves.extend([("L", "10"), ("leaf_fanin", "40"), ("spine_fanin", "1")]);
-    let msg = models::evaluate("pipeline", &raw(&leaves)).unwrap_err().to_string();
+    let msg = api::evaluate("pipeline", &raw(&leaves)).unwrap_err().to_string();
     assert!(msg.contains("leaf"), "{msg}");
     // The breakdown still shows every ρ and no delay for the saturated hop.
     let i = Inputs {
@@ -189,14 +176,14 @@ fn saturation_is_rejected_on_every_hop() {
     assert!(p.hops[1].rho >= 1.0 && p.hops[1].response.is_none() && p.hops[1].wait.is_none());
     assert!(p.hops[0].rho < 1.0 && p.hops[0].response.is_some());
     assert!(p.t_total.is_none());
-    let tables = models::tables("pipeline", &raw(&spine)).unwrap();
+    let tables = api::tables("pipeline", &raw(&spine)).unwrap();
     let breakdown = &tables[0];
     assert_eq!(breakdown.rows[1].cells[6], "—");
     assert!(breakdown.rows[1].remark.as_deref().unwrap().starts_with("Saturated"));
     // Every hop saturating at once (ρ ≥ 1 each) is rejected too.
     let mut all = base.to_vec();
     all.extend([("L", "10"), ("leaf_fanin", "100"), ("spine_fanin", "100")]);
-    assert!(models::evaluate("pipeline", &raw(&all)).is_err());
+    assert!(api::evaluate("pipeline", &raw(&all)).is_err());
     // With a fixed per-step time the prediction stands, but no hop delay is invented.
     let mut fixed = spine.clone();
     fixed.extend([("comm", "fixed"), ("t_comm_fixed", "0.25")]);
@@ -208,7 +195,7 @@ fn saturation_is_rejected_on_every_hop() {
 #[test]
 fn near_saturation_warns() {
     // ρ_spine ≈ 0.9.
-    let r = models::remarks(
+    let r = api::remarks(
         "pipeline",
         &raw(&[
             ("N", "512"),
@@ -238,7 +225,7 @@ fn bad_input_names_the_field() {
         (vec![("L_unit", "MiB/s")], "L_unit", "B, kB, KiB"),
         (vec![("drain", "maybe")], "drain", "false, true"),
     ] {
-        let e = models::evaluate("pipeline", &raw(&pairs)).unwrap_err();
+        let e = api::evaluate("pipeline", &raw(&pairs)).unwrap_err();
         let f = e.field_errors();
         assert_eq!(f[0].key, key, "{pairs:?}: {e}");
         assert!(f[0].message.contains(needle), "{pairs:?}: {}", f[0].message);

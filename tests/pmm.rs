@@ -4,26 +4,21 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+use isoperf::api;
 use isoperf::error::ModelError;
+use isoperf::models::pmm;
 use isoperf::models::pmm::reference::{reproduce, reproduced};
 use isoperf::models::pmm::{predict, Implementation, Inputs, Rates, TABLE3, TABLE3_RTOL};
-use isoperf::models::{self, pmm};
-use isoperf::spec::{RawParams, RawValue};
 use proptest::prelude::*;
+
+mod common;
+use common::{close, raw};
 
 /// Two routes to the same number in f64 differ by a few ulps.
 const ALGEBRA_RTOL: f64 = 1e-12;
 
-fn close(a: f64, b: f64, rtol: f64) -> bool {
-    (a - b).abs() <= rtol * a.abs().max(b.abs())
-}
-
 fn row(id: &str) -> &'static pmm::reference::Table3Row {
     TABLE3.iter().find(|r| r.id == id).unwrap_or_else(|| panic!("Table 3 has no row {id}"))
-}
-
-fn raw(pairs: &[(&str, &str)]) -> RawParams {
-    pairs.iter().map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string()))).collect()
 }
 
 fn assert_coefficients(id: &str) {
@@ -208,7 +203,7 @@ fn ceil_log2_counts_binomial_rounds() {
 }
 
 fn error_of(pairs: &[(&str, &str)]) -> ModelError {
-    models::evaluate("pmm", &raw(pairs)).expect_err("must be rejected")
+    api::evaluate("pmm", &raw(pairs)).expect_err("must be rejected")
 }
 
 fn single_field(e: &ModelError) -> (String, String) {
@@ -292,7 +287,7 @@ fn every_corner_of_the_valid_ranges_evaluates_to_finite_outputs() {
                                     ("t_startup", ts),
                                     ("t_scheduling", tsched),
                                 ]);
-                                let out = models::evaluate("pmm", &p).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+                                let out = api::evaluate("pmm", &p).unwrap_or_else(|e| panic!("{p:?}: {e}"));
                                 for (k, v) in out.0 {
                                     if let isoperf::spec::OutValue::Num(x) = v {
                                         assert!(x.is_finite() && x >= 0.0, "{k} = {x} at {p:?}");
@@ -349,7 +344,7 @@ proptest! {
 
     #[test]
     fn any_typed_text_gives_outputs_or_a_field_error(text in ".{0,12}", key in prop::sample::select(vec!["impl", "N", "M", "t_flops", "t_comm", "t_io", "t_startup", "t_scheduling"])) {
-        match models::evaluate("pmm", &raw(&[(key, &text)])) {
+        match api::evaluate("pmm", &raw(&[(key, &text)])) {
             Ok(out) => {
                 for (_, v) in out.0 {
                     if let isoperf::spec::OutValue::Num(x) = v {
@@ -369,9 +364,9 @@ proptest! {
 #[test]
 fn check_reports_model_rules_beside_invalid_fields() {
     // N = 30 breaks a model rule, t_flops = abc a field rule: both at once.
-    let problems = models::check("pmm", &raw(&[("N", "30"), ("t_flops", "abc")])).unwrap();
+    let problems = api::check("pmm", &raw(&[("N", "30"), ("t_flops", "abc")])).unwrap();
     let keys: Vec<&str> = problems.iter().map(|f| f.key.as_str()).collect();
     assert_eq!(keys, ["N", "t_flops"]);
     assert!(problems[0].message.contains("25 and 36"));
-    assert!(models::check("pmm", &raw(&[("N", "36")])).unwrap().is_empty());
+    assert!(api::check("pmm", &raw(&[("N", "36")])).unwrap().is_empty());
 }

@@ -6,8 +6,9 @@
 
 use std::collections::HashSet;
 
+use isoperf::api;
 use isoperf::chart::to_svg;
-use isoperf::models::{self, MODELS};
+use isoperf::models::MODELS;
 use isoperf::spec::{ParamKind, PresetValue, RawParams, RawValue, Scale};
 
 #[test]
@@ -59,7 +60,7 @@ fn defaults_are_inside_their_ranges_and_evaluate_to_finite_outputs() {
                 }
             }
         }
-        let out = models::evaluate(s.id, &RawParams::new()).unwrap_or_else(|e| panic!("{}: defaults fail: {e}", s.id));
+        let out = api::evaluate(s.id, &RawParams::new()).unwrap_or_else(|e| panic!("{}: defaults fail: {e}", s.id));
         let keys: Vec<&str> = out.0.iter().map(|(k, _)| *k).collect();
         let spec_keys: Vec<&str> = s.outputs.iter().map(|o| o.key).collect();
         assert_eq!(keys, spec_keys, "{}: outputs follow the spec", s.id);
@@ -93,7 +94,7 @@ fn every_preset_names_known_keys_and_evaluates() {
             for (k, _) in p.values {
                 assert!(s.param(k).is_some(), "{}: preset {} sets unknown key {k}", s.id, p.id);
             }
-            models::evaluate(s.id, &preset_params(p.values))
+            api::evaluate(s.id, &preset_params(p.values))
                 .unwrap_or_else(|e| panic!("{}: preset {} fails: {e}", s.id, p.id));
         }
     }
@@ -121,8 +122,8 @@ fn every_sweep_is_declared_in_range_and_draws_for_defaults() {
                 assert!(range_of(key).0.contains(*v), "{}/{}: fixed {key} = {v}", s.id, sweep.id);
             }
             assert!(s.outputs.iter().any(|o| o.key == sweep.output), "{}/{}: output", s.id, sweep.id);
-            let chart = models::chart(s.id, sweep.id, &RawParams::new())
-                .unwrap_or_else(|e| panic!("{}/{}: {e}", s.id, sweep.id));
+            let chart =
+                api::chart(s.id, sweep.id, &RawParams::new()).unwrap_or_else(|e| panic!("{}/{}: {e}", s.id, sweep.id));
             assert_eq!(
                 chart.series.iter().filter(|x| x.points.len() >= 2).count(),
                 sweep.values.len(),
@@ -145,7 +146,7 @@ fn every_chart_renders_for_defaults_and_presets() {
         sets.extend(s.presets().map(|p| preset_params(p.values)));
         for raw in &sets {
             for c in s.charts {
-                let chart = models::chart(s.id, c.id, raw).unwrap_or_else(|e| panic!("{}/{}: {e}", s.id, c.id));
+                let chart = api::chart(s.id, c.id, raw).unwrap_or_else(|e| panic!("{}/{}: {e}", s.id, c.id));
                 assert!(
                     chart.series.iter().any(|x| x.points.len() >= 2 || !x.spans.is_empty()),
                     "{}/{}: no curve",
@@ -162,15 +163,15 @@ fn every_chart_renders_for_defaults_and_presets() {
 
 #[test]
 fn unknown_models_and_charts_are_clear_errors() {
-    let e = models::evaluate("nope", &RawParams::new()).unwrap_err().to_string();
+    let e = api::evaluate("nope", &RawParams::new()).unwrap_err().to_string();
     assert!(e.contains("unknown model 'nope'") && e.contains("pmm"), "{e}");
-    let e = models::chart("pmm", "nope", &RawParams::new()).unwrap_err().to_string();
+    let e = api::chart("pmm", "nope", &RawParams::new()).unwrap_err().to_string();
     assert!(e.contains("unknown chart") && e.contains("time"), "{e}");
 }
 
 #[test]
 fn the_registry_serialises_to_json() {
-    let json = serde_json::to_value(models::specs()).expect("serialisable");
+    let json = serde_json::to_value(api::specs()).expect("serialisable");
     let pmm = &json[0];
     assert_eq!(pmm["id"], "pmm");
     let n = pmm["params"].as_array().and_then(|ps| ps.iter().find(|p| p["key"] == "N")).expect("N");
@@ -181,7 +182,7 @@ fn the_registry_serialises_to_json() {
 
 #[test]
 fn every_map_preset_draws_a_map_with_isolines() {
-    use isoperf::analysis::isomap::{MapAxis, MapRequest};
+    use isoperf::engine::isomap::{MapAxis, MapRequest};
     for m in MODELS {
         let s = m.spec();
         assert!(!s.gaps.is_empty(), "{}: say what a blank map point means", s.id);
@@ -194,7 +195,7 @@ fn every_map_preset_draws_a_map_with_isolines() {
                 ny: 48,
                 levels: preset.levels.to_vec(),
             };
-            let map = models::iso_map(s.id, &preset_params(preset.values), &request)
+            let map = api::iso_map(s.id, &preset_params(preset.values), &request)
                 .unwrap_or_else(|e| panic!("{}/{}: {e}", s.id, preset.id));
             assert!(
                 map.values.iter().filter(|v| v.is_finite()).count() > 48 * 48 / 4,

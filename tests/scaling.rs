@@ -4,8 +4,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use isoperf::analysis::demand::{demand, DemandError};
-use isoperf::analysis::fit::{crossover, diminishing_returns, fit, FitError};
+use isoperf::api;
+use isoperf::models::scaling::demand::{demand, DemandError};
+use isoperf::models::scaling::fit::{crossover, diminishing_returns, fit, FitError};
 
 /// Noiseless data must give back the coefficients this closely.
 const RECOVERY_RTOL: f64 = 1e-9;
@@ -199,7 +200,7 @@ fn demand_errors_are_clear() {
 
 #[test]
 fn example_files_are_labelled_synthetic_and_analyse() {
-    use isoperf::models::{self, MODELS};
+    use isoperf::models::MODELS;
     use isoperf::spec::RawParams;
     for m in MODELS {
         for d in m.spec().datasets {
@@ -207,11 +208,11 @@ fn example_files_are_labelled_synthetic_and_analyse() {
                 let text = std::fs::read_to_string(x.path).unwrap_or_else(|e| panic!("{}: {e}", x.path));
                 assert!(text.starts_with("# SYNTHETIC"), "{} must say it is synthetic", x.path);
                 assert!(x.label.contains("synthetic"), "{}", x.label);
-                let a = models::analyze(m.spec().id, d.id, &text, &RawParams::new())
+                let a = api::analyze(m.spec().id, d.id, &text, &RawParams::new())
                     .unwrap_or_else(|e| panic!("{}: {e}", x.path));
                 assert!(!a.tables.is_empty());
                 for c in d.charts {
-                    let chart = models::analysis_chart(m.spec().id, d.id, &text, &RawParams::new(), c.id).unwrap();
+                    let chart = api::analysis_chart(m.spec().id, d.id, &text, &RawParams::new(), c.id).unwrap();
                     let svg = isoperf::chart::to_svg(&chart, 640, 400).unwrap();
                     assert!(!svg.contains("NaN"), "{}/{}", d.id, c.id);
                 }

@@ -5,6 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+use isoperf::api;
 use isoperf::web;
 use js_sys::{Array, Error, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -44,7 +45,7 @@ fn evaluate_reproduces_table3_row1_across_the_boundary() {
     // Table 3, row "Dryad Tempest 25x1": 6.764e-8 M² + 9.259e-12 M³.
     assert_eq!(format!("{m2:.3e} {m3:.3e}"), "6.764e-8 9.259e-12");
     // The same bits as the core returns without the boundary.
-    let core = isoperf::models::evaluate("pmm", &Default::default()).unwrap();
+    let core = isoperf::api::evaluate("pmm", &Default::default()).unwrap();
     assert_eq!(Some(m2), core.num("coef_M2"));
     assert_eq!(Some(m3), core.num("coef_M3"));
     assert_eq!(get(&out, "T").as_f64(), core.num("T"));

@@ -5,11 +5,14 @@
 //! isoperf eval <model> key=value ...
 //! isoperf tables <model> key=value ...
 //! isoperf chart <model> <chart> key=value ... > chart.svg
+//! isoperf analyze <model> <dataset> FILE.csv key=value ...
 //! ```
+//!
+//! Nothing here names a model: commands come from the registry's specs.
 
 use std::process::ExitCode;
 
-use isoperf::models;
+use isoperf::api;
 use isoperf::spec::{RawParams, RawValue};
 
 const USAGE: &str = "usage:
@@ -19,9 +22,12 @@ const USAGE: &str = "usage:
   isoperf chart <model> <chart> [key=value ...]  a chart as SVG on stdout
   isoperf map <model> --output K --x KEY:MIN:MAX[:log] --y KEY:MIN:MAX[:log] --levels a,b,c [--grid NxM] [key=value ...]
                                               an iso-map: grid values and isolines in parameter units, as JSON
-  isoperf fit scaling FILE.csv                eq. (1) fitted to (p, time) rows, as JSON
+  isoperf analyze <model> <dataset> FILE.csv [key=value ...]
+                                              measured data analysed as the model's data set says, as JSON
+                                              (e.g. analyze scaling timings FILE.csv: eq. (1) fitted to (p, time) rows)
+  isoperf fit <model> FILE.csv                the same as analyze <model> timings FILE.csv
   isoperf demand FILE.csv [--cti 0.05,0.1] [--base-p P] [--target-p P]
-                                              bandwidth demand from (p, bandwidth %, time) rows
+                                              analyze scaling throttling: bandwidth demand from (p, bandwidth %, time) rows
 Unspecified parameters take their defaults; `isoperf models` lists them.";
 
 fn parse_pairs(args: &[String]) -> Result<RawParams, String> {
@@ -36,7 +42,7 @@ fn parse_pairs(args: &[String]) -> Result<RawParams, String> {
 }
 
 fn map(model: &str, args: &[String]) -> Result<String, String> {
-    use isoperf::analysis::isomap::{MapAxis, MapRequest, DEFAULT_GRID};
+    use isoperf::engine::isomap::{MapAxis, MapRequest, DEFAULT_GRID};
     let (mut output, mut x, mut y, mut levels, mut grid) = (None, None, None, Vec::new(), (DEFAULT_GRID, DEFAULT_GRID));
     let mut pairs = Vec::new();
     let mut it = args.iter();
@@ -70,8 +76,15 @@ fn map(model: &str, args: &[String]) -> Result<String, String> {
         ny: grid.1,
         levels,
     };
-    let m = models::iso_map(model, &parse_pairs(&pairs)?, &request).map_err(|e| e.to_string())?;
+    let m = api::iso_map(model, &parse_pairs(&pairs)?, &request).map_err(|e| e.to_string())?;
     json(&m)
+}
+
+/// What the analysis of a data set computed, as JSON.
+fn analyze(model: &str, dataset: &str, file: &str, raw: RawParams) -> Result<String, String> {
+    let text = read(file)?;
+    let analysis = api::analyze(model, dataset, &text, &raw).map_err(|e| format!("{file}: {e}"))?;
+    json(&analysis.result)
 }
 
 fn read(file: &str) -> Result<String, String> {
@@ -84,17 +97,17 @@ fn json<T: serde::Serialize>(value: &T) -> Result<String, String> {
 
 fn run(args: &[String]) -> Result<String, String> {
     match args {
-        [cmd] if cmd == "models" => json(&models::specs()),
+        [cmd] if cmd == "models" => json(&api::specs()),
         [cmd, model, rest @ ..] if cmd == "eval" => {
-            let out = models::evaluate(model, &parse_pairs(rest)?).map_err(|e| e.to_string())?;
+            let out = api::evaluate(model, &parse_pairs(rest)?).map_err(|e| e.to_string())?;
             json(&out)
         }
         [cmd, model, rest @ ..] if cmd == "tables" => {
-            let out = models::tables(model, &parse_pairs(rest)?).map_err(|e| e.to_string())?;
+            let out = api::tables(model, &parse_pairs(rest)?).map_err(|e| e.to_string())?;
             json(&out)
         }
         [cmd, model, chart, rest @ ..] if cmd == "chart" => {
-            let c = models::chart(model, chart, &parse_pairs(rest)?).map_err(|e| e.to_string())?;
+            let c = api::chart(model, chart, &parse_pairs(rest)?).map_err(|e| e.to_string())?;
             // The sentence the page shows under the chart, apart from the SVG.
             if let Some(note) = &c.note {
                 eprintln!("{note}");
@@ -102,31 +115,26 @@ fn run(args: &[String]) -> Result<String, String> {
             isoperf::chart::to_svg(&c, 800, 500).map_err(|e| e.to_string())
         }
         [cmd, model, rest @ ..] if cmd == "map" => map(model, rest),
-        [cmd, model, file] if cmd == "fit" => {
-            if model != "scaling" {
-                return Err(format!("no fit for model '{model}'; fit scaling FILE fits eq. (1) of the Graph500 paper"));
-            }
-            let text = read(file)?;
-            json(&isoperf::models::scaling::fit_text(&text).map_err(|e| format!("{file}: {e}"))?)
-        }
+        [cmd, model, dataset, file, rest @ ..] if cmd == "analyze" => analyze(model, dataset, file, parse_pairs(rest)?),
+        // The names of the first release, kept as aliases.
+        [cmd, model, file] if cmd == "fit" => analyze(model, "timings", file, RawParams::new()),
         [cmd, file, options @ ..] if cmd == "demand" => {
-            let (mut ctis, mut base, mut target) = (vec![0.05, 0.1], 288.0, 450.0);
+            let mut raw = RawParams::new();
             let mut it = options.iter();
             while let Some(flag) = it.next() {
                 let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
-                let number = |v: &str| v.trim().parse::<f64>().map_err(|_| format!("{flag}: '{v}' is not a number"));
-                match flag.as_str() {
-                    "--cti" => ctis = value.split(',').map(number).collect::<Result<_, _>>()?,
-                    "--base-p" => base = number(value)?,
-                    "--target-p" => target = number(value)?,
-                    other => return Err(format!("unknown option {other}; expected --cti, --base-p, --target-p")),
+                for v in value.split(',') {
+                    v.trim().parse::<f64>().map_err(|_| format!("{flag}: '{v}' is not a number"))?;
                 }
+                let key = match flag.as_str() {
+                    "--cti" => "cti",
+                    "--base-p" => "p_base",
+                    "--target-p" => "p_target",
+                    other => return Err(format!("unknown option {other}; expected --cti, --base-p, --target-p")),
+                };
+                raw.insert(key.to_string(), RawValue::Text(value.clone()));
             }
-            let text = read(file)?;
-            json(
-                &isoperf::models::scaling::demand_text(&text, &ctis, base, target)
-                    .map_err(|e| format!("{file}: {e}"))?,
-            )
+            analyze("scaling", "throttling", file, raw)
         }
         [cmd] if cmd == "--help" || cmd == "-h" || cmd == "help" => Ok(USAGE.to_string()),
         _ => Err(format!("unrecognised arguments\n{USAGE}")),

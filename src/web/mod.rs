@@ -10,9 +10,15 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
+use crate::api::{self, Session};
+use crate::engine::isomap::{self, MapAxis, MapError, MapRequest};
 use crate::error::{AnalysisError, ModelError};
-use crate::models;
 use crate::spec::{RawParams, RawValue};
+
+thread_local! {
+    /// The page's session: a report and the chart draws after it share one evaluation.
+    static SESSION: Session = Session::default();
+}
 
 fn encode<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     value
@@ -55,14 +61,37 @@ fn decode_params(params: JsValue) -> Result<RawParams, JsValue> {
 /// and notes.
 #[wasm_bindgen]
 pub fn models() -> Result<JsValue, JsValue> {
-    encode(&models::specs())
+    encode(&api::specs())
+}
+
+/// Everything the page shows for one parameter set, from one evaluation:
+/// `{problems, outputs, display, tables, remarks, fields, changed}` (see
+/// `api::Report`). Throws only for an unknown model or unreadable params.
+#[wasm_bindgen]
+pub fn report(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
+    let raw = decode_params(params)?;
+    let out = SESSION.with(|s| s.report(model_id, &raw)).map_err(|e| model_error(&e))?;
+    encode(&out)
+}
+
+/// `x` as the page shows an output: `digits` significant figures, `× 10ⁿ`
+/// far from 1, an em dash for a non-finite value.
+#[wasm_bindgen(js_name = formatNumber)]
+pub fn format_number(x: f64, digits: usize) -> String {
+    crate::format::number(x, digits)
+}
+
+/// The text a number field shows for `x`: exact and short (`1e13`, `0.25`).
+#[wasm_bindgen(js_name = fieldText)]
+pub fn field_text(x: f64) -> String {
+    crate::format::field_text(x)
 }
 
 /// Evaluates a model; throws an `Error` naming the parameter at fault.
 #[wasm_bindgen]
 pub fn evaluate(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
     let raw = decode_params(params)?;
-    let out = models::evaluate(model_id, &raw).map_err(|e| model_error(&e))?;
+    let out = api::evaluate(model_id, &raw).map_err(|e| model_error(&e))?;
     encode(&out)
 }
 
@@ -71,7 +100,7 @@ pub fn evaluate(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub fn check(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
     let raw = decode_params(params)?;
-    let problems = models::check(model_id, &raw).map_err(|e| model_error(&e))?;
+    let problems = api::check(model_id, &raw).map_err(|e| model_error(&e))?;
     encode(&problems)
 }
 
@@ -79,7 +108,7 @@ pub fn check(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub fn tables(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
     let raw = decode_params(params)?;
-    let out = models::tables(model_id, &raw).map_err(|e| model_error(&e))?;
+    let out = api::tables(model_id, &raw).map_err(|e| model_error(&e))?;
     encode(&out)
 }
 
@@ -97,7 +126,7 @@ fn paint(canvas: HtmlCanvasElement, chart: &crate::chart::Chart, scale: f64) -> 
 #[wasm_bindgen]
 pub fn remarks(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
     let raw = decode_params(params)?;
-    let out = models::remarks(model_id, &raw).map_err(|e| model_error(&e))?;
+    let out = api::remarks(model_id, &raw).map_err(|e| model_error(&e))?;
     encode(&out)
 }
 
@@ -113,7 +142,7 @@ pub fn draw_chart(
     scale: f64,
 ) -> Result<Option<String>, JsValue> {
     let raw = decode_params(params)?;
-    let chart = models::chart(model_id, chart_id, &raw).map_err(|e| model_error(&e))?;
+    let chart = SESSION.with(|s| s.chart(model_id, chart_id, &raw)).map_err(|e| model_error(&e))?;
     paint(canvas, &chart, scale)
 }
 
@@ -130,7 +159,7 @@ fn analysis_error(e: &AnalysisError) -> JsValue {
 #[wasm_bindgen]
 pub fn analyze(model_id: &str, dataset_id: &str, text: &str, params: JsValue) -> Result<JsValue, JsValue> {
     let raw = decode_params(params)?;
-    let out = models::analyze(model_id, dataset_id, text, &raw).map_err(|e| analysis_error(&e))?;
+    let out = api::analyze(model_id, dataset_id, text, &raw).map_err(|e| analysis_error(&e))?;
     encode(&out)
 }
 
@@ -146,7 +175,7 @@ pub fn draw_analysis_chart(
     scale: f64,
 ) -> Result<Option<String>, JsValue> {
     let raw = decode_params(params)?;
-    let chart = models::analysis_chart(model_id, dataset_id, text, &raw, chart_id).map_err(|e| analysis_error(&e))?;
+    let chart = api::analysis_chart(model_id, dataset_id, text, &raw, chart_id).map_err(|e| analysis_error(&e))?;
     paint(canvas, &chart, scale)
 }
 
@@ -162,14 +191,13 @@ struct MapRequestJs {
     ny: usize,
 }
 
-fn map_error(e: &crate::analysis::isomap::MapError) -> JsValue {
+fn map_error(e: &MapError) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
     let _ = js_sys::Reflect::set(&err, &"field".into(), &e.field.as_str().into());
     err.into()
 }
 
-fn map_request(request: JsValue) -> Result<crate::analysis::isomap::MapRequest, JsValue> {
-    use crate::analysis::isomap::{MapAxis, MapRequest};
+fn map_request(request: JsValue) -> Result<MapRequest, JsValue> {
     let r: MapRequestJs = serde_wasm_bindgen::from_value(request)
         .map_err(|e| error(&format!("a map request is {{output, x: 'KEY:MIN:MAX[:log]', y, levels, nx, ny}}: {e}")))?;
     Ok(MapRequest {
@@ -188,7 +216,7 @@ fn map_request(request: JsValue) -> Result<crate::analysis::isomap::MapRequest, 
 pub fn iso_map(model_id: &str, params: JsValue, request: JsValue) -> Result<JsValue, JsValue> {
     let raw = decode_params(params)?;
     let r = map_request(request)?;
-    let m = models::iso_map(model_id, &raw, &r).map_err(|e| map_error(&e))?;
+    let m = api::iso_map(model_id, &raw, &r).map_err(|e| map_error(&e))?;
     encode(&m)
 }
 
@@ -204,8 +232,7 @@ pub fn iso_map_rows(
 ) -> Result<js_sys::Float64Array, JsValue> {
     let raw = decode_params(params)?;
     let r = map_request(request)?;
-    let model = models::find(model_id).map_err(|e| model_error(&e))?;
-    let values = crate::analysis::isomap::field_rows(model, &raw, &r, j0..j1).map_err(|e| map_error(&e))?;
+    let values = api::iso_map_rows(model_id, &raw, &r, j0..j1).map_err(|e| map_error(&e))?;
     Ok(js_sys::Float64Array::from(values.as_slice()))
 }
 
@@ -216,7 +243,7 @@ pub fn iso_map_rows(
 pub fn iso_lines(values: &[f64], request: JsValue) -> Result<JsValue, JsValue> {
     let r = map_request(request)?;
     let out = js_sys::Array::new();
-    for iso in crate::analysis::isomap::isolines_of(values, &r) {
+    for iso in isomap::isolines_of(values, &r) {
         let lines = js_sys::Array::new();
         for line in iso.lines {
             let flat: Vec<f64> = line.iter().flat_map(|(x, y)| [*x, *y]).collect();
@@ -234,14 +261,14 @@ pub fn iso_lines(values: &[f64], request: JsValue) -> Result<JsValue, JsValue> {
 /// map engine uses them.
 #[wasm_bindgen(js_name = isoAxis)]
 pub fn iso_axis(axis: &str, n: usize) -> Result<js_sys::Float64Array, JsValue> {
-    let a = crate::analysis::isomap::MapAxis::parse("axis", axis).map_err(|e| map_error(&e))?;
+    let a = MapAxis::parse("axis", axis).map_err(|e| map_error(&e))?;
     Ok(js_sys::Float64Array::from(a.values(n).as_slice()))
 }
 
 /// A sweep's x values and series values: `{xs: Float64Array, values: Float64Array}`.
 #[wasm_bindgen(js_name = sweepPlan)]
 pub fn sweep_plan(model_id: &str, sweep_id: &str) -> Result<JsValue, JsValue> {
-    let (xs, values) = models::sweep_plan(model_id, sweep_id).map_err(|e| model_error(&e))?;
+    let (xs, values) = api::sweep_plan(model_id, sweep_id).map_err(|e| model_error(&e))?;
     let o = js_sys::Object::new();
     js_sys::Reflect::set(&o, &"xs".into(), &js_sys::Float64Array::from(xs.as_slice()))?;
     js_sys::Reflect::set(&o, &"values".into(), &js_sys::Float64Array::from(values.as_slice()))?;
@@ -258,7 +285,7 @@ pub fn sweep_series(
     index: usize,
 ) -> Result<js_sys::Float64Array, JsValue> {
     let raw = decode_params(params)?;
-    let ys = models::sweep_series(model_id, sweep_id, &raw, index).map_err(|e| model_error(&e))?;
+    let ys = api::sweep_series(model_id, sweep_id, &raw, index).map_err(|e| model_error(&e))?;
     Ok(js_sys::Float64Array::from(ys.as_slice()))
 }
 
@@ -275,6 +302,6 @@ pub fn draw_sweep(
 ) -> Result<Option<String>, JsValue> {
     let raw = decode_params(params)?;
     let ys: Vec<Vec<f64>> = curves.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect();
-    let chart = models::sweep_chart(model_id, sweep_id, &raw, Some(ys)).map_err(|e| model_error(&e))?;
+    let chart = api::sweep_chart(model_id, sweep_id, &raw, Some(ys)).map_err(|e| model_error(&e))?;
     paint(canvas, &chart, scale)
 }

@@ -18,13 +18,12 @@
 use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
 use crate::format::sig;
+use crate::model::{chart_specs, output_specs, Evaluated, Model, Output, Read, View};
 use crate::spec::{
-    AppliesWhen, ChartSpec, ChoiceOption, Level, MapPreset, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec,
-    Params, Preset, PresetGroup, PresetValue, Range, Remark, Scale,
+    AppliesWhen, ChoiceOption, Level, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
+    PresetValue, Range, Remark, Scale,
 };
 use crate::table::Table;
-
-use super::Model;
 
 pub mod schedule;
 mod views;
@@ -56,7 +55,8 @@ pub struct Inputs {
 }
 
 impl Inputs {
-    fn from_params(p: &Params) -> Result<Inputs, ModelError> {
+    /// Validates the parameters: lists of one length, a star of valid rates.
+    pub fn new(p: &Params) -> Result<Inputs, ModelError> {
         let num = |key: &'static str| p.require_num(key);
         let list = |key: &'static str| p.require_list(key).map(<[f64]>::to_vec);
         let processors = match p.choice("processors") {
@@ -400,74 +400,79 @@ const PARAMS: &[ParamSpec] = &[
     },
 ];
 
-const OUTPUTS: &[OutputSpec] = &[
-    OutputSpec {
-        key: "T",
-        label: "Schedule length T(m)",
-        unit: "s",
-        help: "mS + CV + A α_m: the last processor finishes after all sending",
-    },
-    OutputSpec { key: "T1", label: "T(1)", unit: "s", help: "S + (C + A) V: one processor does it all" },
-    OutputSpec { key: "speedup", label: "Speedup", unit: "", help: "eq. (13): T(1) / T(m)" },
-    OutputSpec { key: "efficiency", label: "Efficiency", unit: "", help: "eq. (14): T(1) / (m T(m))" },
-    OutputSpec { key: "alpha_1", label: "First load part α_1", unit: "units", help: "the largest part, sent first" },
-    OutputSpec { key: "alpha_m", label: "Last load part α_m", unit: "units", help: "eq. (3); > 0 iff V > L(m)" },
-    OutputSpec { key: "feasible", label: "All m processors active", unit: "", help: "every α_i > 0" },
-    OutputSpec { key: "m_max", label: "Largest feasible m", unit: "", help: "max{m : L(m) < V}" },
-    OutputSpec {
-        key: "m_used",
-        label: "Processors in the schedule",
-        unit: "",
-        help: "m, or m_max when m is infeasible",
-    },
-    OutputSpec { key: "E", label: "Energy E", unit: "J", help: "eq. (12): E_I + E_RN + E_RC" },
-    OutputSpec { key: "E_I", label: "Idle energy E_I", unit: "J", help: "eq. (8): T((m+1)P_C + P_N)/k" },
-    OutputSpec { key: "E_RN", label: "Network energy E_RN", unit: "J", help: "eq. (10): P_N (k−1)/k (mS + CV)" },
-    OutputSpec {
-        key: "E_RC",
-        label: "Computing energy E_RC",
-        unit: "J",
-        help: "eq. (11): P_C (k−1)/k (2mS + (2C+A)V)",
-    },
-    OutputSpec {
-        key: "m_min_energy",
-        label: "Energy-optimal m",
-        unit: "",
-        help: "the m (≤ m_max) that minimises E, all else fixed",
-    },
-    OutputSpec { key: "E_min", label: "Least energy", unit: "J", help: "E at the energy-optimal m" },
-    OutputSpec {
-        key: "V_target",
-        label: "V for target efficiency",
-        unit: "units",
-        help: "smallest V whose efficiency reaches the target at this m",
-    },
-    OutputSpec { key: "alpha", label: "Load parts α_i", unit: "units", help: "every α_i (heterogeneous processors)" },
+const OUTPUTS: &[Output<DltEvaluation>] = &[
+    Output::num(
+        "T",
+        "Schedule length T(m)",
+        "s",
+        "mS + CV + A α_m: the last processor finishes after all sending",
+        |e| e.result.schedule.t,
+    ),
+    Output::num("T1", "T(1)", "s", "S + (C + A) V: one processor does it all", |e| e.result.t1),
+    Output::num("speedup", "Speedup", "", "eq. (13): T(1) / T(m)", |e| e.result.speedup()),
+    Output::num("efficiency", "Efficiency", "", "eq. (14): T(1) / (m T(m))", |e| e.result.efficiency()),
+    Output::num("alpha_1", "First load part α_1", "units", "the largest part, sent first", |e| {
+        e.result.schedule.alpha_1
+    }),
+    Output::num("alpha_m", "Last load part α_m", "units", "eq. (3); > 0 iff V > L(m)", |e| e.result.schedule.alpha_m),
+    Output::new("feasible", "All m processors active", "", "every α_i > 0", Read::Flag(|e| e.result.feasible)),
+    Output::num("m_max", "Largest feasible m", "", "max{m : L(m) < V}", |e| e.result.m_max as f64),
+    Output::num("m_used", "Processors in the schedule", "", "m, or m_max when m is infeasible", |e| {
+        e.result.schedule.m as f64
+    }),
+    Output::num("E", "Energy E", "J", "eq. (12): E_I + E_RN + E_RC", |e| e.result.schedule.energy.total()),
+    Output::num("E_I", "Idle energy E_I", "J", "eq. (8): T((m+1)P_C + P_N)/k", |e| e.result.schedule.energy.idle),
+    Output::num("E_RN", "Network energy E_RN", "J", "eq. (10): P_N (k−1)/k (mS + CV)", |e| {
+        e.result.schedule.energy.network
+    }),
+    Output::num("E_RC", "Computing energy E_RC", "J", "eq. (11): P_C (k−1)/k (2mS + (2C+A)V)", |e| {
+        e.result.schedule.energy.compute
+    }),
+    Output::num("m_min_energy", "Energy-optimal m", "", "the m (≤ m_max) that minimises E, all else fixed", |e| {
+        e.result.m_min_energy as f64
+    }),
+    Output::num("E_min", "Least energy", "J", "E at the energy-optimal m", |e| e.result.e_min),
+    Output::new(
+        "V_target",
+        "V for target efficiency",
+        "units",
+        "smallest V whose efficiency reaches the target at this m",
+        Read::Maybe(|e| target_value(&e.result.target)),
+    ),
+    Output::new(
+        "alpha",
+        "Load parts α_i",
+        "units",
+        "every α_i (heterogeneous processors)",
+        Read::Array(|e| e.result.schedule.alpha.clone()),
+    ),
 ];
 
-const CHARTS: &[ChartSpec] = &[
-    ChartSpec {
-        id: "gantt",
-        title: "Schedule",
-        caption:
-            "Each processor receives its part (start-up and transfer), then computes; all finish together at T(m).",
-    },
-    ChartSpec {
-        id: "speedup",
-        title: "Speedup vs m",
-        caption: "T(1)/T(m) over the feasible processor counts; dashed: ideal speedup m.",
-    },
-    ChartSpec {
-        id: "efficiency",
-        title: "Efficiency vs m",
-        caption: "T(1)/(m T(m)) over the feasible processor counts.",
-    },
-    ChartSpec {
-        id: "energy",
-        title: "Energy E vs schedule length T(m)",
-        caption: "One point per processor count m = 1 … m_max (T falls as m grows); the ring marks the least energy.",
-    },
+const CHARTS: &[View<DltEvaluation>] = &[
+    View::new(
+        "gantt",
+        "Schedule",
+        "Each processor receives its part (start-up and transfer), then computes; all finish together at T(m).",
+        draw,
+    ),
+    View::new(
+        "speedup",
+        "Speedup vs m",
+        "T(1)/T(m) over the feasible processor counts; dashed: ideal speedup m.",
+        draw,
+    ),
+    View::new("efficiency", "Efficiency vs m", "T(1)/(m T(m)) over the feasible processor counts.", draw),
+    View::new(
+        "energy",
+        "Energy E vs schedule length T(m)",
+        "One point per processor count m = 1 … m_max (T falls as m grows); the ring marks the least energy.",
+        draw,
+    ),
 ];
+
+fn draw(e: &DltEvaluation, id: &str) -> Result<Chart, ModelError> {
+    views::chart(id, &e.inputs, &e.result)
+}
 
 const NOTES: &[&str] = &[
     "Infeasible m: with S > 0, a load V ≤ L(m) = (SA/C²)((1+C/A)^m − 1 − mC/A) cannot give all m processors a positive part. isoperf then reports the schedule of m_max = max{m : L(m) < V} processors (m_used), counting only those in speedup, efficiency and energy; it never shows negative load parts.",
@@ -536,9 +541,9 @@ pub static SPEC: ModelSpec = ModelSpec {
     paper: "Drozdowski — Divisible load theory, from basics to applications (lecture)",
     summary: "The originator splits a divisible load V among m processors so that all finish together: schedule length, speedup, energy, and the least V that activates them.",
     params: PARAMS,
-    outputs: OUTPUTS,
+    outputs: &output_specs::<_, { OUTPUTS.len() }>(OUTPUTS),
     preset_groups: PRESET_GROUPS,
-    charts: CHARTS,
+    charts: &chart_specs::<_, { CHARTS.len() }>(CHARTS),
     sweeps: &[],
     datasets: &[],
     maps: &[
@@ -611,59 +616,39 @@ fn m_by_v_field(output: &str, base: &[f64; 8], x: (&str, &[f64]), y: (&str, &[f6
 /// The `dlt` model of the registry.
 pub struct Dlt;
 
-fn target_value(t: &TargetLoad) -> OutValue {
+fn target_value(t: &TargetLoad) -> Option<f64> {
     match t {
-        TargetLoad::At(v) | TargetLoad::AnyFeasible(v) => OutValue::Num(*v),
-        TargetLoad::Unreachable { .. } => OutValue::Missing,
+        TargetLoad::At(v) | TargetLoad::AnyFeasible(v) => Some(*v),
+        TargetLoad::Unreachable { .. } => None,
     }
 }
 
+/// The inputs and everything computed from them.
+pub type DltEvaluation = Evaluated<Inputs, Evaluation>;
+
 impl Model for Dlt {
-    fn spec(&self) -> &'static ModelSpec {
+    type Evaluation = DltEvaluation;
+    const OUTPUTS: &'static [Output<DltEvaluation>] = OUTPUTS;
+    const CHARTS: &'static [View<DltEvaluation>] = CHARTS;
+
+    fn spec() -> &'static ModelSpec {
         &SPEC
     }
 
-    fn evaluate(&self, p: &Params) -> Result<crate::spec::Outputs, ModelError> {
-        let inputs = Inputs::from_params(p)?;
-        let e = evaluate(&inputs)?;
-        let s = &e.schedule;
-        Ok(crate::spec::Outputs(vec![
-            ("T", OutValue::Num(s.t)),
-            ("T1", OutValue::Num(e.t1)),
-            ("speedup", OutValue::Num(e.speedup())),
-            ("efficiency", OutValue::Num(e.efficiency())),
-            ("alpha_1", OutValue::Num(s.alpha_1)),
-            ("alpha_m", OutValue::Num(s.alpha_m)),
-            ("feasible", OutValue::Bool(e.feasible)),
-            ("m_max", OutValue::Num(e.m_max as f64)),
-            ("m_used", OutValue::Num(s.m as f64)),
-            ("E", OutValue::Num(s.energy.total())),
-            ("E_I", OutValue::Num(s.energy.idle)),
-            ("E_RN", OutValue::Num(s.energy.network)),
-            ("E_RC", OutValue::Num(s.energy.compute)),
-            ("m_min_energy", OutValue::Num(e.m_min_energy as f64)),
-            ("E_min", OutValue::Num(e.e_min)),
-            ("V_target", target_value(&e.target)),
-            ("alpha", s.alpha.clone().map_or(OutValue::Missing, OutValue::Array)),
-        ]))
+    fn evaluate(p: &Params) -> Result<DltEvaluation, ModelError> {
+        let inputs = Inputs::new(p)?;
+        let result = evaluate(&inputs)?;
+        Ok(Evaluated { inputs, result })
     }
 
-    fn tables(&self, p: &Params) -> Result<Vec<Table>, ModelError> {
-        let inputs = Inputs::from_params(p)?;
-        let e = evaluate(&inputs)?;
-        Ok(vec![views::schedule_table(&inputs, &e), views::reproduction_table()])
-    }
-
-    fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError> {
-        let inputs = Inputs::from_params(p)?;
-        let e = evaluate(&inputs)?;
-        views::chart(id, &inputs, &e)
+    fn tables(e: &DltEvaluation) -> Vec<Table> {
+        vec![views::schedule_table(&e.inputs, &e.result), views::reproduction_table()]
     }
 
     /// Identical processors, outputs T, T1, speedup, efficiency over any two of
     /// m, V, A, C, S: the closed form per point (m may be fractional), with
     /// infeasible points (some α_i ≤ 0) as gaps.
-    fn field(&self, output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool {
+    fn field(output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool {
         let axes = ["m", "V", "A", "C", "S", "P_C", "P_N", "k"];
         if p.choice("processors") != Some("identical")
             || !["T", "T1", "speedup", "efficiency", "E", "E_I", "E_RN", "E_RC"].contains(&output)
@@ -742,11 +727,10 @@ impl Model for Dlt {
         true
     }
 
-    fn remarks(&self, p: &Params) -> Result<Vec<Remark>, ModelError> {
-        let inputs = Inputs::from_params(p)?;
-        let e = evaluate(&inputs)?;
+    fn remarks(evaluated: &DltEvaluation) -> Vec<Remark> {
+        let (inputs, e) = (&evaluated.inputs, &evaluated.result);
         let mut out = Vec::new();
-        let key = match inputs.processors {
+        let key = match &inputs.processors {
             Processors::Identical { .. } => "m",
             Processors::Heterogeneous { .. } => "A_list",
         };
@@ -783,6 +767,6 @@ impl Model for Dlt {
                 ),
             },
         });
-        Ok(out)
+        out
     }
 }

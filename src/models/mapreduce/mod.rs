@@ -19,12 +19,12 @@ use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
 use crate::format::sig;
 use crate::spec::{
-    AppliesWhen, ChartSpec, ChoiceOption, Level, MapPreset, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec,
-    Params, Preset, PresetGroup, PresetValue, Range, Remark, Scale, SweepSpec,
+    AppliesWhen, ChoiceOption, Level, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
+    PresetValue, Range, Remark, Scale, SweepSpec,
 };
 use crate::table::Table;
 
-use super::Model;
+use crate::model::{chart_specs, output_specs, Evaluated, Model, Output, Read, SweepData, View};
 
 pub mod schedule;
 mod views;
@@ -53,7 +53,7 @@ pub struct Inputs {
 }
 
 impl Inputs {
-    pub fn from_params(p: &Params) -> Result<Inputs, ModelError> {
+    pub fn new(p: &Params) -> Result<Inputs, ModelError> {
         let num = |key: &'static str| p.require_num(key);
         let per_unit = num("s_map")? / num("lu")?;
         let (a_map, mappers_key): (Vec<f64>, &'static str) = match p.choice("mappers") {
@@ -313,24 +313,30 @@ const PARAMS: &[ParamSpec] = &[
     ),
 ];
 
-const OUTPUTS: &[OutputSpec] = &[
-    OutputSpec { key: "T", label: "Schedule length T", unit: "s", help: "t_{N+1} + t_red" },
-    OutputSpec { key: "t_shuffle", label: "End of shuffle t_{N+1}", unit: "s", help: "optimum of the LP (4)-(7)" },
-    OutputSpec { key: "t_red", label: "Reduce time t_red", unit: "s", help: "s_red + a_red z log₂ z, z = γV/r" },
-    OutputSpec { key: "speedup", label: "Speedup", unit: "", help: "T_seq / T" },
-    OutputSpec { key: "T_seq", label: "One machine T_seq", unit: "s", help: "S + AV + s_red + a_red γV log₂(γV)" },
-    OutputSpec { key: "t_map", label: "Last map ends t_m", unit: "s", help: "mS + A_m α_m" },
-    OutputSpec { key: "intervals", label: "Intervals N", unit: "", help: "itv(m, r)" },
-    OutputSpec { key: "A", label: "Map cost A", unit: "s/B", help: "a_map + s_map/lu (first mapper)" },
-    OutputSpec { key: "z", label: "Reducer input z", unit: "B", help: "γV/r" },
-    OutputSpec { key: "alpha", label: "Load parts α_i", unit: "B", help: "every α_i" },
+const OUTPUTS: &[Output<MapReduceEvaluation>] = &[
+    Output::num("T", "Schedule length T", "s", "t_{N+1} + t_red", |e| e.result.t()),
+    Output::num("t_shuffle", "End of shuffle t_{N+1}", "s", "optimum of the LP (4)-(7)", |e| e.result.t_shuffle),
+    Output::num("t_red", "Reduce time t_red", "s", "s_red + a_red z log₂ z, z = γV/r", |e| e.result.t_red),
+    Output::num("speedup", "Speedup", "", "T_seq / T", |e| e.result.speedup()),
+    Output::num("T_seq", "One machine T_seq", "s", "S + AV + s_red + a_red γV log₂(γV)", |e| e.result.t_seq),
+    Output::num("t_map", "Last map ends t_m", "s", "mS + A_m α_m", |e| {
+        e.result.solution.t.get(e.inputs.m() - 1).copied().unwrap_or(f64::NAN)
+    }),
+    Output::num("intervals", "Intervals N", "", "itv(m, r)", |e| e.inputs.intervals.count() as f64),
+    Output::num("A", "Map cost A", "s/B", "a_map + s_map/lu (first mapper)", |e| {
+        e.inputs.a.first().copied().unwrap_or(f64::NAN)
+    }),
+    Output::num("z", "Reducer input z", "B", "γV/r", |e| e.inputs.reducer_input()),
+    Output::new("alpha", "Load parts α_i", "B", "every α_i", Read::Array(|e| Some(e.result.solution.alpha.clone()))),
 ];
 
-const CHARTS: &[ChartSpec] = &[ChartSpec {
-    id: "gantt",
-    title: "Schedule",
-    caption: "Mapper i starts after i start-ups S, maps α_i for A α_i, then in each of its intervals sends γα_i/r to one reducer (γCα_i/r); a reducer's bars are its receive windows, then it reduces for t_red once the shuffle ends.",
-}];
+const CHARTS: &[View<MapReduceEvaluation>] = &[
+    View::new("gantt", "Schedule", "Mapper i starts after i start-ups S, maps α_i for A α_i, then in each of its intervals sends γα_i/r to one reducer (γCα_i/r); a reducer's bars are its receive windows, then it reduces for t_red once the shuffle ends.", draw),
+];
+
+fn draw(e: &MapReduceEvaluation, id: &str) -> Result<Chart, ModelError> {
+    views::chart(id, &e.inputs, &e.result)
+}
 
 const R_VALUES: &[f64] = &[10.0, 25.0, 50.0, 100.0, 200.0];
 const GAMMA_VALUES: &[f64] = &[1.0, 0.1, 0.01, 0.001];
@@ -386,7 +392,6 @@ const SWEEPS: &[SweepSpec] = &[
         fixed: &[("gamma", 1.0)],
     },
 ];
-
 const PRESETS: &[Preset] = &[
     Preset {
         id: "reference",
@@ -468,9 +473,9 @@ pub static SPEC: ModelSpec = ModelSpec {
     paper: "Drozdowski — Divisible load theory, from basics to applications (lecture), after Berlinska and Drozdowski",
     summary: "m mappers split V, shuffle γV to r reducers over at most ℓ channels, and the reducers sort: the load split and shuffle schedule from the LP (4)-(7), solved exactly, with the speedup.",
     params: PARAMS,
-    outputs: OUTPUTS,
+    outputs: &output_specs::<_, { OUTPUTS.len() }>(OUTPUTS),
     preset_groups: PRESET_GROUPS,
-    charts: CHARTS,
+    charts: &chart_specs::<_, { CHARTS.len() }>(CHARTS),
     sweeps: SWEEPS,
     datasets: &[],
     maps: &[
@@ -484,48 +489,34 @@ pub static SPEC: ModelSpec = ModelSpec {
 /// The `mapreduce` model of the registry.
 pub struct MapReduce;
 
+/// The inputs and the schedule.
+pub type MapReduceEvaluation = Evaluated<Inputs, Evaluation>;
+
 impl Model for MapReduce {
-    fn spec(&self) -> &'static ModelSpec {
+    type Evaluation = MapReduceEvaluation;
+    const OUTPUTS: &'static [Output<MapReduceEvaluation>] = OUTPUTS;
+    const CHARTS: &'static [View<MapReduceEvaluation>] = CHARTS;
+
+    fn spec() -> &'static ModelSpec {
         &SPEC
     }
 
-    fn evaluate(&self, p: &Params) -> Result<crate::spec::Outputs, ModelError> {
-        let inputs = Inputs::from_params(p)?;
-        let e = evaluate(&inputs)?;
-        let m = inputs.m();
-        Ok(crate::spec::Outputs(vec![
-            ("T", OutValue::Num(e.t())),
-            ("t_shuffle", OutValue::Num(e.t_shuffle)),
-            ("t_red", OutValue::Num(e.t_red)),
-            ("speedup", OutValue::Num(e.speedup())),
-            ("T_seq", OutValue::Num(e.t_seq)),
-            ("t_map", OutValue::Num(e.solution.t.get(m - 1).copied().unwrap_or(f64::NAN))),
-            ("intervals", OutValue::Num(inputs.intervals.count() as f64)),
-            ("A", OutValue::Num(inputs.a.first().copied().unwrap_or(f64::NAN))),
-            ("z", OutValue::Num(inputs.reducer_input())),
-            ("alpha", OutValue::Array(e.solution.alpha.clone())),
-        ]))
+    fn evaluate(p: &Params) -> Result<MapReduceEvaluation, ModelError> {
+        let inputs = Inputs::new(p)?;
+        let result = evaluate(&inputs)?;
+        Ok(Evaluated { inputs, result })
     }
 
-    fn tables(&self, p: &Params) -> Result<Vec<Table>, ModelError> {
-        let inputs = Inputs::from_params(p)?;
-        let e = evaluate(&inputs)?;
-        Ok(vec![views::schedule_table(&inputs, &e), views::interval_table(&inputs), views::reproduction_table()])
+    fn tables(e: &MapReduceEvaluation) -> Vec<Table> {
+        vec![views::schedule_table(&e.inputs, &e.result), views::interval_table(&e.inputs), views::reproduction_table()]
     }
 
-    fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError> {
-        let inputs = Inputs::from_params(p)?;
-        let e = evaluate(&inputs)?;
-        views::chart(id, &inputs, &e)
-    }
-
-    fn sweep_note(&self, sweep: &SweepSpec, p: &Params, data: &super::SweepData) -> Option<String> {
+    fn sweep_note(sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<String> {
         views::observation(sweep, p, data)
     }
 
-    fn remarks(&self, p: &Params) -> Result<Vec<Remark>, ModelError> {
-        let inputs = Inputs::from_params(p)?;
-        let e = evaluate(&inputs)?;
+    fn remarks(evaluated: &MapReduceEvaluation) -> Vec<Remark> {
+        let (inputs, e) = (&evaluated.inputs, &evaluated.result);
         let mut out = Vec::new();
         let method = match e.solution.method {
             Method::Chain => "the chain method (every interval before the last mapper as long as its largest send), proved optimal by a dual solution".to_string(),
@@ -554,6 +545,6 @@ impl Model for MapReduce {
                 text: format!("The reduce phase is {}% of T: more mappers can only shorten the rest, so speedup levels off near T_seq/t_red = {}.", sig(100.0 * share, 3), sig(e.t_seq / e.t_red, 4)),
             });
         }
-        Ok(out)
+        out
     }
 }

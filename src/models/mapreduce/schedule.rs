@@ -482,10 +482,10 @@ pub fn simplex(p: &Shuffle) -> Result<Solution, SolveError> {
 /// tight): α_k = ρ^{k−1}(α_1 − S/c) + S/c with ρ = 1 + c/A, so
 /// α_1 = (V + (S/A) F(m)) / G(m) and α_m = α_1 + G(m − 1)(c α_1/A − S/A),
 /// t_{m+1} = mS + (A + c) α_m, where G(j) = Σ_{i<j} ρ^i and F(j) = (G(j) − j) A/c
-/// are the series of [`crate::models::dlt::schedule::growth`]. It is the
+/// are the series of [`crate::series::growth`]. It is the
 /// optimum whenever every α_k ≥ 0.
 pub fn single_reducer(m: usize, a: f64, s: f64, c: f64, v: f64) -> (f64, f64, f64) {
-    use crate::models::dlt::schedule::growth;
+    use crate::series::growth;
     let u = c / a;
     let mf = m as f64;
     let gm = growth(u, mf);

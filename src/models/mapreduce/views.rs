@@ -3,7 +3,7 @@
 use crate::chart::{Axis, Chart, Corner, Series, Span};
 use crate::error::ModelError;
 use crate::format::sig;
-use crate::models::SweepData;
+use crate::model::SweepData;
 use crate::spec::{num, Params, Scale, SweepSpec, Value};
 use crate::table::{Row, Status, Table};
 
@@ -250,7 +250,7 @@ fn val(x: f64) -> String {
 /// The model at `p` with some values replaced.
 fn evaluated(p: &Params, changes: &[(&str, f64)]) -> Result<Evaluation, ModelError> {
     let q = changes.iter().fold(p.clone(), |q, (k, v)| q.with(k, Value::Num(*v)));
-    evaluate(&Inputs::from_params(&q)?)
+    evaluate(&Inputs::new(&q)?)
 }
 
 /// The speedup of `p` with some values replaced, if it evaluates.

@@ -24,12 +24,12 @@ use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
 use crate::format::sig;
 use crate::spec::{
-    AppliesWhen, ChartSpec, ChoiceOption, Level, MapPreset, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec,
-    Params, Preset, PresetGroup, PresetValue, Range, Remark, Scale,
+    AppliesWhen, ChoiceOption, Level, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
+    PresetValue, Range, Remark, Scale,
 };
 use crate::table::Table;
 
-use super::Model;
+use crate::model::{chart_specs, output_specs, Model, Output, Read, View};
 
 mod views;
 
@@ -186,7 +186,8 @@ impl Inputs {
         }
     }
 
-    fn from_params(p: &Params) -> Result<Inputs, ModelError> {
+    /// Validates the parameters and converts L and C to bytes and bit/s.
+    pub fn new(p: &Params) -> Result<Inputs, ModelError> {
         let num = |key: &'static str| p.require_num(key);
         let factor = |unit_key: &'static str| -> Result<f64, ModelError> {
             let chosen = p.require_choice(unit_key)?;
@@ -340,52 +341,63 @@ const PARAMS: &[ParamSpec] = &[
     },
 ];
 
-const OUTPUTS: &[OutputSpec] = &[
-    OutputSpec {
-        key: "T_total",
-        label: "Total time T_total",
-        unit: "s",
-        help: "eq. (6) with N/groups tasks per pipeline",
-    },
-    OutputSpec {
-        key: "T_comm",
-        label: "Communication per step T_comm",
-        unit: "s",
-        help: "eq. (11): D_leaf1 + D_spine + D_leaf2",
-    },
-    OutputSpec {
-        key: "T_seq", label: "Sequential time T_seq", unit: "s", help: "eq. (1): N T_comp + (N − 1) T_merge"
-    },
-    OutputSpec { key: "speedup", label: "Speedup", unit: "", help: "T_seq / T_total" },
-    OutputSpec {
-        key: "speedup_bound",
-        label: "Speedup bound",
-        unit: "",
-        help: "eq. (5) × groups: P · 2 lg P / (2 lg P + 1) per pipeline",
-    },
-    OutputSpec { key: "S_par", label: "S_par per pipeline", unit: "", help: "eq. (4): P / (2 lg P + 1)" },
-    OutputSpec { key: "steps", label: "Steady-state steps", unit: "", help: "(N/groups − P) / (P/2)" },
-    OutputSpec { key: "processors", label: "Processors in all", unit: "", help: "P × groups" },
-    OutputSpec { key: "service_time", label: "Service time 8L/C", unit: "s", help: "per hop, eq. (7)" },
-    OutputSpec { key: "D_leaf1", label: "D leaf (up)", unit: "s", help: "eq. (8)" },
-    OutputSpec { key: "D_spine", label: "D spine", unit: "s", help: "eq. (9)" },
-    OutputSpec { key: "D_leaf2", label: "D leaf (down)", unit: "s", help: "eq. (10)" },
-    OutputSpec { key: "rho_leaf1", label: "ρ leaf (up)", unit: "", help: "leaf fan-in · 8L/C / T_comp" },
-    OutputSpec { key: "rho_spine", label: "ρ spine", unit: "", help: "spine fan-in · 8L/C / T_comp" },
-    OutputSpec { key: "rho_leaf2", label: "ρ leaf (down)", unit: "", help: "leaf fan-in · 8L/C / T_comp" },
-    OutputSpec { key: "W_leaf1", label: "Wait leaf (up)", unit: "s", help: "ρ/(1 − ρ) · 8L/C" },
-    OutputSpec { key: "W_spine", label: "Wait spine", unit: "s", help: "ρ/(1 − ρ) · 8L/C" },
-    OutputSpec { key: "W_leaf2", label: "Wait leaf (down)", unit: "s", help: "ρ/(1 − ρ) · 8L/C" },
-    OutputSpec { key: "L_bytes", label: "L in bytes", unit: "B", help: "the message size used" },
-    OutputSpec { key: "C_bps", label: "C in bit/s", unit: "bit/s", help: "the capacity used" },
+const OUTPUTS: &[Output<PipelineEvaluation>] = &[
+    Output::new(
+        "T_total",
+        "Total time T_total",
+        "s",
+        "eq. (6) with N/groups tasks per pipeline",
+        Read::Maybe(|e| e.prediction.t_total),
+    ),
+    Output::new(
+        "T_comm",
+        "Communication per step T_comm",
+        "s",
+        "eq. (11): D_leaf1 + D_spine + D_leaf2",
+        Read::Maybe(|e| e.prediction.t_comm),
+    ),
+    Output::num("T_seq", "Sequential time T_seq", "s", "eq. (1): N T_comp + (N − 1) T_merge", |e| e.prediction.t_seq),
+    Output::new(
+        "speedup",
+        "Speedup",
+        "",
+        "T_seq / T_total",
+        Read::Maybe(|e| e.prediction.t_total.map(|t| e.prediction.t_seq / t)),
+    ),
+    Output::num(
+        "speedup_bound",
+        "Speedup bound",
+        "",
+        "eq. (5) × groups: P · 2 lg P / (2 lg P + 1) per pipeline",
+        |e| e.prediction.speedup_bound,
+    ),
+    Output::num("S_par", "S_par per pipeline", "", "eq. (4): P / (2 lg P + 1)", |e| e.prediction.s_par),
+    Output::num("steps", "Steady-state steps", "", "(N/groups − P) / (P/2)", |e| e.prediction.steps),
+    Output::num("processors", "Processors in all", "", "P × groups", |e| e.inputs.p * e.inputs.groups),
+    Output::num("service_time", "Service time 8L/C", "s", "per hop, eq. (7)", |e| e.prediction.hops[0].service),
+    Output::new("D_leaf1", "D leaf (up)", "s", "eq. (8)", Read::Maybe(|e| e.prediction.hops[0].response)),
+    Output::new("D_spine", "D spine", "s", "eq. (9)", Read::Maybe(|e| e.prediction.hops[1].response)),
+    Output::new("D_leaf2", "D leaf (down)", "s", "eq. (10)", Read::Maybe(|e| e.prediction.hops[2].response)),
+    Output::num("rho_leaf1", "ρ leaf (up)", "", "leaf fan-in · 8L/C / T_comp", |e| e.prediction.hops[0].rho),
+    Output::num("rho_spine", "ρ spine", "", "spine fan-in · 8L/C / T_comp", |e| e.prediction.hops[1].rho),
+    Output::num("rho_leaf2", "ρ leaf (down)", "", "leaf fan-in · 8L/C / T_comp", |e| e.prediction.hops[2].rho),
+    Output::new("W_leaf1", "Wait leaf (up)", "s", "ρ/(1 − ρ) · 8L/C", Read::Maybe(|e| e.prediction.hops[0].wait)),
+    Output::new("W_spine", "Wait spine", "s", "ρ/(1 − ρ) · 8L/C", Read::Maybe(|e| e.prediction.hops[1].wait)),
+    Output::new("W_leaf2", "Wait leaf (down)", "s", "ρ/(1 − ρ) · 8L/C", Read::Maybe(|e| e.prediction.hops[2].wait)),
+    Output::num("L_bytes", "L in bytes", "B", "the message size used", |e| e.inputs.l_bytes),
+    Output::num("C_bps", "C in bit/s", "bit/s", "the capacity used", |e| e.inputs.c_bps),
 ];
 
-const CHARTS: &[ChartSpec] = &[
-    ChartSpec { id: "delay", title: "Delay per hop", caption: "Each hop's response time split into service (8L/C) and queueing wait (and τ); a saturated hop has no bar." },
-    ChartSpec { id: "time", title: "T_total vs P", caption: "Eq. (6) at the current task count for P = 2, 4, 8, … per pipeline (same number of groups)." },
-    ChartSpec { id: "speedup", title: "Speedup vs P", caption: "T_seq / T_total against the bound of eq. (5) (× groups), as P doubles." },
-    ChartSpec { id: "comm", title: "Communication vs message size", caption: "T_comm per step against L (log axes): it blows up as the busiest hop's ρ approaches 1; the dashed line marks that L." },
+const CHARTS: &[View<PipelineEvaluation>] = &[
+    View::new("delay", "Delay per hop", "Each hop's response time split into service (8L/C) and queueing wait (and τ); a saturated hop has no bar.", draw),
+    View::new("time", "T_total vs P", "Eq. (6) at the current task count for P = 2, 4, 8, … per pipeline (same number of groups).", draw),
+    View::new("speedup", "Speedup vs P", "T_seq / T_total against the bound of eq. (5) (× groups), as P doubles.", draw),
+    View::new("comm", "Communication vs message size", "T_comm per step against L (log axes): it blows up as the busiest hop's ρ approaches 1; the dashed line marks that L.", draw),
 ];
+
+fn draw(e: &PipelineEvaluation, id: &str) -> Result<Chart, ModelError> {
+    views::chart(id, &e.inputs)
+}
 
 const NOTES: &[&str] = &[
     "Eq. (12) prints a communication term of 0.16 s, but L = 23,720 B over C = 1.28 Gbit/s gives 62 × 0.45 ms = 0.028 s (T_total 9.478 s, not 9.61 s). Tables I-IV's predicted times are the formula with the printed 0.16/62 s per step, truncated to whole seconds: choose 'A fixed time per step' to reproduce them.",
@@ -497,9 +509,9 @@ pub static SPEC: ModelSpec = ModelSpec {
     paper: "Kuntraruk, Pottenger, Ross — Application resource requirement estimation in a parallel-pipeline model of execution",
     summary: "A pipelined binary reduction over P processors, with each step's message crossing an M/M/1 leaf–spine–leaf switch path.",
     params: PARAMS,
-    outputs: OUTPUTS,
+    outputs: &output_specs::<_, { OUTPUTS.len() }>(OUTPUTS),
     preset_groups: PRESET_GROUPS,
-    charts: CHARTS,
+    charts: &chart_specs::<_, { CHARTS.len() }>(CHARTS),
     sweeps: &[],
     datasets: &[],
     maps: &[
@@ -509,59 +521,43 @@ pub static SPEC: ModelSpec = ModelSpec {
     notes: NOTES,
 };
 
-fn opt(x: Option<f64>) -> OutValue {
-    x.map_or(OutValue::Missing, OutValue::Num)
-}
-
 /// The `pipeline` model of the registry.
 pub struct Pipeline;
 
+/// The inputs, the prediction, and whether every queue is stable.
+pub struct PipelineEvaluation {
+    pub inputs: Inputs,
+    pub prediction: Prediction,
+    stable: Result<(), ParamError>,
+}
+
 impl Model for Pipeline {
-    fn spec(&self) -> &'static ModelSpec {
+    type Evaluation = PipelineEvaluation;
+    const OUTPUTS: &'static [Output<PipelineEvaluation>] = OUTPUTS;
+    const CHARTS: &'static [View<PipelineEvaluation>] = CHARTS;
+
+    fn spec() -> &'static ModelSpec {
         &SPEC
     }
 
-    fn evaluate(&self, p: &Params) -> Result<crate::spec::Outputs, ModelError> {
-        let i = Inputs::from_params(p)?;
-        i.check_stable(p)?;
-        let r = i.predict();
-        let [l1, sp, l2] = r.hops;
-        Ok(crate::spec::Outputs(vec![
-            ("T_total", opt(r.t_total)),
-            ("T_comm", opt(r.t_comm)),
-            ("T_seq", OutValue::Num(r.t_seq)),
-            ("speedup", opt(r.t_total.map(|t| r.t_seq / t))),
-            ("speedup_bound", OutValue::Num(r.speedup_bound)),
-            ("S_par", OutValue::Num(r.s_par)),
-            ("steps", OutValue::Num(r.steps)),
-            ("processors", OutValue::Num(i.p * i.groups)),
-            ("service_time", OutValue::Num(l1.service)),
-            ("D_leaf1", opt(l1.response)),
-            ("D_spine", opt(sp.response)),
-            ("D_leaf2", opt(l2.response)),
-            ("rho_leaf1", OutValue::Num(l1.rho)),
-            ("rho_spine", OutValue::Num(sp.rho)),
-            ("rho_leaf2", OutValue::Num(l2.rho)),
-            ("W_leaf1", opt(l1.wait)),
-            ("W_spine", opt(sp.wait)),
-            ("W_leaf2", opt(l2.wait)),
-            ("L_bytes", OutValue::Num(i.l_bytes)),
-            ("C_bps", OutValue::Num(i.c_bps)),
-        ]))
+    fn evaluate(p: &Params) -> Result<PipelineEvaluation, ModelError> {
+        let inputs = Inputs::new(p)?;
+        let stable = inputs.check_stable(p);
+        Ok(PipelineEvaluation { prediction: inputs.predict(), inputs, stable })
     }
 
-    fn tables(&self, p: &Params) -> Result<Vec<Table>, ModelError> {
-        let i = Inputs::from_params(p)?;
-        Ok(vec![views::breakdown_table(&i), views::features_table(), views::sorting_table()])
+    /// A saturated hop has no steady state: no delay figures, but the
+    /// breakdown and charts show which hop and by how much.
+    fn withheld(e: &PipelineEvaluation) -> Result<(), ModelError> {
+        e.stable.clone().map_err(ModelError::from)
     }
 
-    fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError> {
-        views::chart(id, &Inputs::from_params(p)?)
+    fn tables(e: &PipelineEvaluation) -> Vec<Table> {
+        vec![views::breakdown_table(&e.inputs), views::features_table(), views::sorting_table()]
     }
 
-    fn remarks(&self, p: &Params) -> Result<Vec<Remark>, ModelError> {
-        let i = Inputs::from_params(p)?;
-        let r = i.predict();
+    fn remarks(e: &PipelineEvaluation) -> Vec<Remark> {
+        let r = &e.prediction;
         let mut out = Vec::new();
         for h in r.hops.iter().filter(|h| h.rho >= 0.8) {
             out.push(Remark {
@@ -580,6 +576,6 @@ impl Model for Pipeline {
                 },
             });
         }
-        Ok(out)
+        out
     }
 }

@@ -31,13 +31,9 @@
 
 use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
-use crate::spec::{
-    AppliesWhen, ChartSpec, ChoiceOption, MapPreset, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec, Params,
-    Range, Scale,
-};
+use crate::model::{chart_specs, output_specs, Evaluated, Model, Output, View};
+use crate::spec::{AppliesWhen, ChoiceOption, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Range, Scale};
 use crate::table::Table;
-
-use super::Model;
 
 pub mod reference;
 mod views;
@@ -169,7 +165,8 @@ impl Inputs {
         Ok(Inputs { implementation, n, sqrt_n, order, rates })
     }
 
-    fn from_params(p: &Params) -> Result<Inputs, ModelError> {
+    /// Validates the parameters (N a perfect square, M ≥ √N).
+    pub fn from_params(p: &Params) -> Result<Inputs, ModelError> {
         let num = |key: &'static str| p.require_num(key);
         let chosen = p.require_choice("impl")?;
         let implementation = Implementation::from_key(chosen).ok_or_else(|| ModelError::Unknown {
@@ -407,50 +404,45 @@ const PARAMS: &[ParamSpec] = &[
     },
 ];
 
-const OUTPUTS: &[OutputSpec] = &[
-    OutputSpec {
-        key: "T",
-        label: "Job turnaround time T(N)",
-        unit: "s",
-        help: "eq. (5) Dryad, eq. (9) MS-MPI, Table 2 Fox; plus start-up terms when T_startup > 0",
-    },
-    OutputSpec {
-        key: "T_seq",
-        label: "Sequential time T_seq",
-        unit: "s",
-        help: "2 M³ T_flops: one process, no communication",
-    },
-    OutputSpec { key: "speedup", label: "Speedup", unit: "", help: "T_seq / T(N)" },
-    OutputSpec { key: "efficiency", label: "Parallel efficiency ε", unit: "", help: "eq. (6): T_seq / (N · T(N))" },
-    OutputSpec { key: "overhead", label: "Parallel overhead f", unit: "", help: "eq. (7), (10): 1/ε − 1" },
-    OutputSpec {
-        key: "coef_M2",
-        label: "M² coefficient",
-        unit: "s",
-        help: "T = coef_M2 · M² + coef_M3 · M³ + terms without M (Table 3's last column)",
-    },
-    OutputSpec { key: "coef_M3", label: "M³ coefficient", unit: "s", help: "2 T_flops / N" },
-    OutputSpec { key: "t_bcast", label: "Broadcast per iteration", unit: "s", help: "eq. (1) Dryad, eq. (8) MS-MPI" },
-    OutputSpec {
-        key: "t_roll",
-        label: "Roll per iteration",
-        unit: "s",
-        help: "eq. (2); MS-MPI follows eq. (9), which counts half of it",
-    },
-    OutputSpec { key: "t_compute", label: "Compute per iteration", unit: "s", help: "eq. (3): 2 m³ T_flops" },
-    OutputSpec {
-        key: "t_sched",
-        label: "Scheduling per iteration",
-        unit: "s",
-        help: "(N+1)/2 · T_scheduling (eq. 4, 9)",
-    },
+const OUTPUTS: &[Output<PmmEvaluation>] = &[
+    Output::num(
+        "T",
+        "Job turnaround time T(N)",
+        "s",
+        "eq. (5) Dryad, eq. (9) MS-MPI, Table 2 Fox; plus start-up terms when T_startup > 0",
+        |e| e.result.t,
+    ),
+    Output::num("T_seq", "Sequential time T_seq", "s", "2 M³ T_flops: one process, no communication", |e| {
+        e.result.t_seq
+    }),
+    Output::num("speedup", "Speedup", "", "T_seq / T(N)", |e| e.result.speedup),
+    Output::num("efficiency", "Parallel efficiency ε", "", "eq. (6): T_seq / (N · T(N))", |e| e.result.efficiency),
+    Output::num("overhead", "Parallel overhead f", "", "eq. (7), (10): 1/ε − 1", |e| e.result.overhead),
+    Output::num(
+        "coef_M2",
+        "M² coefficient",
+        "s",
+        "T = coef_M2 · M² + coef_M3 · M³ + terms without M (Table 3's last column)",
+        |e| e.result.coef_m2,
+    ),
+    Output::num("coef_M3", "M³ coefficient", "s", "2 T_flops / N", |e| e.result.coef_m3),
+    Output::num("t_bcast", "Broadcast per iteration", "s", "eq. (1) Dryad, eq. (8) MS-MPI", |e| e.result.t_bcast),
+    Output::num("t_roll", "Roll per iteration", "s", "eq. (2); MS-MPI follows eq. (9), which counts half of it", |e| {
+        e.result.t_roll
+    }),
+    Output::num("t_compute", "Compute per iteration", "s", "eq. (3): 2 m³ T_flops", |e| e.result.t_compute),
+    Output::num("t_sched", "Scheduling per iteration", "s", "(N+1)/2 · T_scheduling (eq. 4, 9)", |e| e.result.t_sched),
 ];
 
-const CHARTS: &[ChartSpec] = &[
-    ChartSpec { id: "time", title: "T(N) for the three implementations", caption: "Turnaround time over N = 1, 4, 9, … at the current M and rates; the ring marks the current N." },
-    ChartSpec { id: "efficiency", title: "Efficiency vs N", caption: "Parallel efficiency ε = T_seq / (N T(N)) for the three implementations." },
-    ChartSpec { id: "overhead", title: "Figure 4: overhead f vs its convergence term", caption: "Dots: f over N = 4, 9, …; dashed: the line of slope (T_comm+T_io)/T_flops (Dryad) and T_comm/T_flops (MS-MPI) that eq. (7) and (10) predict. Dots leave the line when T_startup or T_scheduling is non-zero." },
+const CHARTS: &[View<PmmEvaluation>] = &[
+    View::new("time", "T(N) for the three implementations", "Turnaround time over N = 1, 4, 9, … at the current M and rates; the ring marks the current N.", draw),
+    View::new("efficiency", "Efficiency vs N", "Parallel efficiency ε = T_seq / (N T(N)) for the three implementations.", draw),
+    View::new("overhead", "Figure 4: overhead f vs its convergence term", "Dots: f over N = 4, 9, …; dashed: the line of slope (T_comm+T_io)/T_flops (Dryad) and T_comm/T_flops (MS-MPI) that eq. (7) and (10) predict. Dots leave the line when T_startup or T_scheduling is non-zero.", draw),
 ];
+
+fn draw(e: &PmmEvaluation, id: &str) -> Result<Chart, ModelError> {
+    views::chart(id, &e.inputs)
+}
 
 const NOTES: &[&str] = &[
     "MS-MPI's binomial broadcast over √N processes takes ⌈log₂ √N⌉ rounds; Table 3 is reproduced only with the ceiling (for N = 25 the M² factor is (1+3)/10 = 0.4, not (1+log₂ 5)/10).",
@@ -466,9 +458,9 @@ pub static SPEC: ModelSpec = ModelSpec {
     paper: "Li, Fox, Qiu — Performance model for parallel matrix multiplication with Dryad: dataflow graph runtime",
     summary: "Broadcast-multiply-roll on a √N × √N mesh: Dryad's flat-tree broadcast, MS-MPI's binomial tree, and Fox's pipeline.",
     params: PARAMS,
-    outputs: OUTPUTS,
+    outputs: &output_specs::<_, { OUTPUTS.len() }>(OUTPUTS),
     preset_groups: reference::PRESET_GROUPS,
-    charts: CHARTS,
+    charts: &chart_specs::<_, { CHARTS.len() }>(CHARTS),
     sweeps: &[],
     datasets: &[],
     maps: &[
@@ -482,37 +474,32 @@ pub static SPEC: ModelSpec = ModelSpec {
 /// The `pmm` model of the registry.
 pub struct Pmm;
 
+/// The inputs and the prediction.
+pub type PmmEvaluation = Evaluated<Inputs, Prediction>;
+
 impl Model for Pmm {
-    fn spec(&self) -> &'static ModelSpec {
+    type Evaluation = PmmEvaluation;
+    const OUTPUTS: &'static [Output<PmmEvaluation>] = OUTPUTS;
+    const CHARTS: &'static [View<PmmEvaluation>] = CHARTS;
+
+    fn spec() -> &'static ModelSpec {
         &SPEC
     }
 
-    fn evaluate(&self, p: &Params) -> Result<crate::spec::Outputs, ModelError> {
-        let r = predict(&Inputs::from_params(p)?);
-        Ok(crate::spec::Outputs(vec![
-            ("T", OutValue::Num(r.t)),
-            ("T_seq", OutValue::Num(r.t_seq)),
-            ("speedup", OutValue::Num(r.speedup)),
-            ("efficiency", OutValue::Num(r.efficiency)),
-            ("overhead", OutValue::Num(r.overhead)),
-            ("coef_M2", OutValue::Num(r.coef_m2)),
-            ("coef_M3", OutValue::Num(r.coef_m3)),
-            ("t_bcast", OutValue::Num(r.t_bcast)),
-            ("t_roll", OutValue::Num(r.t_roll)),
-            ("t_compute", OutValue::Num(r.t_compute)),
-            ("t_sched", OutValue::Num(r.t_sched)),
-        ]))
+    fn evaluate(p: &Params) -> Result<PmmEvaluation, ModelError> {
+        let inputs = Inputs::from_params(p)?;
+        let result = predict(&inputs);
+        Ok(Evaluated { inputs, result })
     }
 
-    fn tables(&self, p: &Params) -> Result<Vec<Table>, ModelError> {
-        let i = Inputs::from_params(p)?;
-        Ok(vec![views::broadcast_table(&i), reference::reproduction_table()])
+    fn tables(e: &PmmEvaluation) -> Vec<Table> {
+        vec![views::broadcast_table(&e.inputs), reference::reproduction_table()]
     }
 
     /// Any output over any two of N, M and the times, with N continuous
     /// (the mesh side √N real, ⌈log₂ √N⌉ rounds): the isoefficiency
     /// function of N and M is a smooth curve, not a staircase of squares.
-    fn field(&self, output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool {
+    fn field(output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool {
         let keys = ["N", "M", "t_flops", "t_comm", "t_io", "t_startup", "t_scheduling"];
         let Some(implementation) = p.choice("impl").and_then(Implementation::from_key) else { return false };
         if !keys.contains(&x.0) || !keys.contains(&y.0) {
@@ -558,10 +545,5 @@ impl Model for Pmm {
             }
         }
         true
-    }
-
-    fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError> {
-        let i = Inputs::from_params(p)?;
-        views::chart(id, &i)
     }
 }

@@ -3,26 +3,27 @@
 //!
 //! Eq. (1) with an intercept: time(p) = C0 + C1/p + C2/√p. As a model it
 //! evaluates the three terms for given coefficients; with measured data it
-//! fits them ([`crate::analysis::fit`]) and derives the interconnect
-//! bandwidth demand from throttling runs ([`crate::analysis::demand`]).
+//! fits them ([`fit`]) and derives the interconnect bandwidth demand from
+//! throttling runs ([`demand`]).
 //!
 //! ```
-//! use isoperf::analysis::fit::crossover;
+//! use isoperf::models::scaling::fit::crossover;
 //! // Scale 27: C1 = 57.67, C2 = 3.8; communication overtakes at p = (C1/C2)².
 //! assert_eq!(crossover(57.67, 3.8).map(|p| p.round()), Some(230.0));
 //! ```
 
-use crate::analysis::{csv, demand, fit};
 use crate::chart::Chart;
+use crate::csv;
 use crate::error::{AnalysisError, ModelError};
 use crate::spec::{
-    ChartSpec, DatasetSpec, Example, MapPreset, ModelSpec, OutValue, OutputSpec, ParamKind, ParamSpec, Params, Preset,
-    PresetGroup, PresetValue, Range, Scale,
+    ChartSpec, DatasetSpec, Example, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
+    PresetValue, Range, Scale,
 };
-use crate::table::Table;
 
-use super::{Analysis, Model};
+use crate::model::{chart_specs, output_specs, Analysis, Model, Output, Read, View};
 
+pub mod demand;
+pub mod fit;
 mod views;
 
 /// Defaults: the paper's scale-27 fit (C0 is not reported; 0).
@@ -40,25 +41,34 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("p_target", "Target p′", "", ParamKind::number(450.0, Range::closed(1.0, 1e9), Scale::Log, false), "The configuration to predict bandwidth demand for (25 nodes × 18 = 450).", "eq. (3), §4"),
 ];
 
-const OUTPUTS: &[OutputSpec] = &[
-    OutputSpec { key: "T", label: "Completion time", unit: "s", help: "eq. (1): C0 + C1/p + C2/√p" },
-    OutputSpec { key: "T_proc", label: "Processing C1/p", unit: "s", help: "the part that scales with 1/p" },
-    OutputSpec { key: "T_comm", label: "Communication C2/√p", unit: "s", help: "the part that scales with 1/√p" },
-    OutputSpec { key: "comm_fraction", label: "Communication share", unit: "", help: "(C2/√p) / T" },
-    OutputSpec { key: "p_crossover", label: "Crossover p", unit: "", help: "(C1/C2)²: C2/√p overtakes C1/p" },
-    OutputSpec {
-        key: "p_diminishing",
-        label: "Diminishing returns from p",
-        unit: "",
-        help: "doubling p saves less than the worthwhile fraction",
-    },
+const OUTPUTS: &[Output<ScalingEvaluation>] = &[
+    Output::num("T", "Completion time", "s", "eq. (1): C0 + C1/p + C2/√p", |e| e.t),
+    Output::num("T_proc", "Processing C1/p", "s", "the part that scales with 1/p", |e| e.c.c1 / e.p),
+    Output::num("T_comm", "Communication C2/√p", "s", "the part that scales with 1/√p", |e| e.c.c2 / e.p.sqrt()),
+    Output::num("comm_fraction", "Communication share", "", "(C2/√p) / T", |e| e.c.c2 / e.p.sqrt() / e.t),
+    Output::new(
+        "p_crossover",
+        "Crossover p",
+        "",
+        "(C1/C2)²: C2/√p overtakes C1/p",
+        Read::Maybe(|e| fit::crossover(e.c.c1, e.c.c2)),
+    ),
+    Output::new(
+        "p_diminishing",
+        "Diminishing returns from p",
+        "",
+        "doubling p saves less than the worthwhile fraction",
+        Read::Maybe(|e| fit::diminishing_returns(e.c.c0, e.c.c1, e.c.c2, e.saving)),
+    ),
 ];
 
-const CHARTS: &[ChartSpec] = &[ChartSpec {
-    id: "components",
-    title: "Completion time and its terms vs p",
-    caption: "Eq. (1) and its processing and communication terms (log axes); the ring marks the current p, the dashed line the crossover (C1/C2)².",
-}];
+const CHARTS: &[View<ScalingEvaluation>] = &[
+    View::new("components", "Completion time and its terms vs p", "Eq. (1) and its processing and communication terms (log axes); the ring marks the current p, the dashed line the crossover (C1/C2)².", draw),
+];
+
+fn draw(e: &ScalingEvaluation, id: &str) -> Result<Chart, ModelError> {
+    views::components_chart(id, e.c, e.p)
+}
 
 pub(crate) const FIT_CHARTS: &[ChartSpec] = &[
     ChartSpec {
@@ -73,7 +83,6 @@ pub(crate) const FIT_CHARTS: &[ChartSpec] = &[
     },
     ChartSpec { id: "residuals", title: "Residuals", caption: "Measured minus fitted time for every data point." },
 ];
-
 pub(crate) const DEMAND_CHARTS: &[ChartSpec] = &[
     ChartSpec {
         id: "cti",
@@ -141,9 +150,9 @@ pub static SPEC: ModelSpec = ModelSpec {
     paper: "Medya, Cherkasova et al. — Towards performance and scalability analysis of distributed memory programs on large-scale clusters",
     summary: "Fit time(p) = C0 + C1/p + C2/√p to runs on a small cluster, find where communication takes over, and predict the interconnect bandwidth a larger cluster will need.",
     params: PARAMS,
-    outputs: OUTPUTS,
+    outputs: &output_specs::<_, { OUTPUTS.len() }>(OUTPUTS),
     preset_groups: PRESET_GROUPS,
-    charts: CHARTS,
+    charts: &chart_specs::<_, { CHARTS.len() }>(CHARTS),
     sweeps: &[],
     datasets: DATASETS,
     maps: &[
@@ -208,58 +217,58 @@ pub fn demand_text(text: &str, ctis: &[f64], base_p: f64, target_p: f64) -> Resu
 /// The `scaling` model of the registry.
 pub struct Scaling;
 
+/// The coefficients and the time they give at p.
+pub struct ScalingEvaluation {
+    pub c: Coefficients,
+    pub p: f64,
+    pub saving: f64,
+    pub t: f64,
+}
+
 impl Model for Scaling {
-    fn spec(&self) -> &'static ModelSpec {
+    type Evaluation = ScalingEvaluation;
+    const OUTPUTS: &'static [Output<ScalingEvaluation>] = OUTPUTS;
+    const CHARTS: &'static [View<ScalingEvaluation>] = CHARTS;
+
+    fn spec() -> &'static ModelSpec {
         &SPEC
     }
 
-    fn evaluate(&self, p: &Params) -> Result<crate::spec::Outputs, ModelError> {
+    fn evaluate(p: &Params) -> Result<ScalingEvaluation, ModelError> {
         let c = coefficients(p)?;
         let procs = num(p, "p")?;
-        let t = c.time(procs);
-        if t <= 0.0 {
-            return Err(ModelError::param(crate::error::ParamError::constraint(
-                "C0",
-                format!("these coefficients give a non-positive time ({}) at p = {procs}", crate::format::sig(t, 4)),
-                "coefficients with C0 + C1/p + C2/√p > 0".into(),
-            )));
+        Ok(ScalingEvaluation { c, p: procs, saving: num(p, "saving")?, t: c.time(procs) })
+    }
+
+    /// Coefficients that give no positive time have no outputs; the chart
+    /// of their terms still shows why.
+    fn withheld(e: &ScalingEvaluation) -> Result<(), ModelError> {
+        if e.t > 0.0 {
+            return Ok(());
         }
-        let opt = |x: Option<f64>| x.map_or(OutValue::Missing, OutValue::Num);
-        Ok(crate::spec::Outputs(vec![
-            ("T", OutValue::Num(t)),
-            ("T_proc", OutValue::Num(c.c1 / procs)),
-            ("T_comm", OutValue::Num(c.c2 / procs.sqrt())),
-            ("comm_fraction", OutValue::Num(c.c2 / procs.sqrt() / t)),
-            ("p_crossover", opt(fit::crossover(c.c1, c.c2))),
-            ("p_diminishing", opt(fit::diminishing_returns(c.c0, c.c1, c.c2, num(p, "saving")?))),
-        ]))
+        Err(ModelError::param(crate::error::ParamError::constraint(
+            "C0",
+            format!("these coefficients give a non-positive time ({}) at p = {}", crate::format::sig(e.t, 4), e.p),
+            "coefficients with C0 + C1/p + C2/√p > 0".into(),
+        )))
     }
 
-    fn chart(&self, id: &str, p: &Params) -> Result<Chart, ModelError> {
-        views::components_chart(id, coefficients(p)?, num(p, "p")?)
-    }
-
-    fn tables(&self, _p: &Params) -> Result<Vec<Table>, ModelError> {
-        Ok(Vec::new())
-    }
-
-    fn remarks(&self, p: &Params) -> Result<Vec<crate::spec::Remark>, ModelError> {
-        let c = coefficients(p)?;
-        let saving = num(p, "saving")?;
-        Ok(match fit::diminishing_returns(c.c0, c.c1, c.c2, saving) {
+    fn remarks(e: &ScalingEvaluation) -> Vec<crate::spec::Remark> {
+        let c = e.c;
+        match fit::diminishing_returns(c.c0, c.c1, c.c2, e.saving) {
             None => vec![crate::spec::Remark {
                 key: Some("p_diminishing"),
                 level: crate::spec::Level::Info,
                 text: format!(
                     "Doubling p always saves at least {}% here (with C0 ≤ 0 the 1/√p term alone saves 29%): no diminishing returns below that.",
-                    crate::format::sig(100.0 * saving, 3)
+                    crate::format::sig(100.0 * e.saving, 3)
                 ),
             }],
             Some(_) => Vec::new(),
-        })
+        }
     }
 
-    fn analyze(&self, dataset: &str, text: &str, p: &Params) -> Result<Analysis, AnalysisError> {
+    fn analyze(dataset: &str, text: &str, p: &Params) -> Result<Analysis, AnalysisError> {
         match dataset {
             "timings" => {
                 let f = fit_text(text)?;
@@ -284,7 +293,7 @@ impl Model for Scaling {
         }
     }
 
-    fn analysis_chart(&self, dataset: &str, text: &str, p: &Params, chart: &str) -> Result<Chart, AnalysisError> {
+    fn analysis_chart(dataset: &str, text: &str, p: &Params, chart: &str) -> Result<Chart, AnalysisError> {
         match dataset {
             "timings" => views::fit_chart(chart, &points(text)?, &fit_text(text)?),
             "throttling" => {

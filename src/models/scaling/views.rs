@@ -1,7 +1,7 @@
 //! Charts and tables of the scaling model and its analyses.
 
-use crate::analysis::demand::Demand;
-use crate::analysis::fit::{crossover, Fit};
+use super::demand::Demand;
+use super::fit::{crossover, Fit};
 use crate::chart::{Axis, Chart, Corner, Series, Style};
 use crate::error::{AnalysisError, ModelError};
 use crate::format::{count, sig};
@@ -43,7 +43,7 @@ pub fn components_chart(id: &str, c: Coefficients, p: f64) -> Result<Chart, Mode
     })
 }
 
-fn coefficient_row(name: &str, c: &crate::analysis::fit::Coefficient) -> Row {
+fn coefficient_row(name: &str, c: &super::fit::Coefficient) -> Row {
     Row {
         cells: vec![name.into(), sig(c.value, 5), sig(c.se, 3), format!("[{}, {}]", sig(c.ci[0], 4), sig(c.ci[1], 4))],
         status: Status::Plain,

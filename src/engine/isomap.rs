@@ -8,7 +8,7 @@ use std::ops::Range;
 use serde::Serialize;
 
 use super::contour;
-use crate::models::Model;
+use crate::model::AnyModel;
 use crate::spec::{ParamKind, Params, RawParams, RawValue, Value};
 
 /// Grid sizes allowed per axis.
@@ -122,7 +122,7 @@ fn gaps_as_null<S: serde::Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::
     s.collect_seq(values.iter().map(|v| v.is_finite().then_some(*v)))
 }
 
-fn check_axis(model: &dyn Model, raw: &RawParams, field: &str, axis: &MapAxis) -> Result<(), MapError> {
+fn check_axis(model: &dyn AnyModel, raw: &RawParams, field: &str, axis: &MapAxis) -> Result<(), MapError> {
     let spec = model.spec();
     let param = spec.param(&axis.key).ok_or_else(|| {
         let numeric: Vec<&str> =
@@ -157,7 +157,11 @@ fn check_axis(model: &dyn Model, raw: &RawParams, field: &str, axis: &MapAxis) -
 }
 
 /// Checks `request` and the fixed parameters; the axes' sample values.
-fn prepare(model: &dyn Model, raw: &RawParams, request: &MapRequest) -> Result<(Params, Vec<f64>, Vec<f64>), MapError> {
+fn prepare(
+    model: &dyn AnyModel,
+    raw: &RawParams,
+    request: &MapRequest,
+) -> Result<(Params, Vec<f64>, Vec<f64>), MapError> {
     let spec = model.spec();
     if !spec.outputs.iter().any(|o| o.key == request.output) {
         let keys: Vec<&str> = spec.outputs.iter().map(|o| o.key).collect();
@@ -193,7 +197,7 @@ fn prepare(model: &dyn Model, raw: &RawParams, request: &MapRequest) -> Result<(
 /// NaN where the model is undefined. Computing a map band by band lets a
 /// worker report progress and give way to a newer request.
 pub fn field_rows(
-    model: &dyn Model,
+    model: &dyn AnyModel,
     raw: &RawParams,
     request: &MapRequest,
     rows: Range<usize>,
@@ -228,7 +232,7 @@ pub fn isolines_of(values: &[f64], request: &MapRequest) -> Vec<Isoline> {
 }
 
 /// Evaluates `request` over the grid and extracts its isolines.
-pub fn map(model: &dyn Model, raw: &RawParams, request: &MapRequest) -> Result<IsoMap, MapError> {
+pub fn map(model: &dyn AnyModel, raw: &RawParams, request: &MapRequest) -> Result<IsoMap, MapError> {
     let values = field_rows(model, raw, request, 0..request.ny)?;
     let finite = values.iter().copied().filter(|v| v.is_finite());
     let (min, max) = finite.fold((None, None), |(lo, hi): (Option<f64>, Option<f64>), v| {
@@ -252,7 +256,7 @@ pub fn map(model: &dyn Model, raw: &RawParams, request: &MapRequest) -> Result<I
 /// Any model, any output: one `evaluate` per point; integer parameters
 /// take the nearest whole value, and points the model rejects are gaps.
 fn generic_field(
-    model: &dyn Model,
+    model: &dyn AnyModel,
     params: &crate::spec::Params,
     r: &MapRequest,
     xs: &[f64],
@@ -274,7 +278,7 @@ fn generic_field(
         let row = params.with(&r.y.key, yv);
         for (i, x) in xv.iter().enumerate() {
             let Some(x) = x else { continue };
-            let value = model.evaluate(&row.with(&r.x.key, x.clone())).ok().and_then(|o| o.num(&r.output));
+            let value = model.evaluate(&row.with(&r.x.key, x.clone())).ok().and_then(|e| e.number(&r.output));
             if let (Some(slot), Some(v)) = (out.get_mut(j * r.nx + i), value) {
                 *slot = if v.is_finite() { v } else { f64::NAN };
             }

@@ -5,29 +5,7 @@
 //! blank lines, '#' comments and Windows line ends are fine; numbers use a decimal point.
 //! Every error names the line and the column.
 
-use std::fmt;
-
-/// Where and why a data file cannot be read.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CsvError {
-    /// 1-based line number, 0 for the file as a whole.
-    pub line: usize,
-    /// 1-based column number, 0 when the whole line is at fault.
-    pub column: usize,
-    pub message: String,
-}
-
-impl fmt::Display for CsvError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.column) {
-            (0, _) => write!(f, "{}", self.message),
-            (l, 0) => write!(f, "line {l}: {}", self.message),
-            (l, c) => write!(f, "line {l}, column {c}: {}", self.message),
-        }
-    }
-}
-
-impl std::error::Error for CsvError {}
+use crate::error::AnalysisError;
 
 fn separator(line: &str) -> char {
     if line.contains('\t') {
@@ -41,7 +19,7 @@ fn separator(line: &str) -> char {
 
 /// Reads rows of exactly `columns.len()` numbers. A first line with no
 /// number in it is taken as the header.
-pub fn read(text: &str, columns: &[&str]) -> Result<Vec<Vec<f64>>, CsvError> {
+pub fn read(text: &str, columns: &[&str]) -> Result<Vec<Vec<f64>>, AnalysisError> {
     let lines: Vec<(usize, &str)> =
         // Blank lines and '#' comment lines (e.g. "# synthetic data") are skipped.
         text.lines()
@@ -50,7 +28,11 @@ pub fn read(text: &str, columns: &[&str]) -> Result<Vec<Vec<f64>>, CsvError> {
             .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
             .collect();
     let Some(&(_, first)) = lines.first() else {
-        return Err(CsvError { line: 0, column: 0, message: format!("no data: paste rows of {}", columns.join(", ")) });
+        return Err(AnalysisError {
+            line: 0,
+            column: 0,
+            message: format!("no data: paste rows of {}", columns.join(", ")),
+        });
     };
     let sep = separator(first);
     let mut rows = Vec::new();
@@ -66,7 +48,7 @@ pub fn read(text: &str, columns: &[&str]) -> Result<Vec<Vec<f64>>, CsvError> {
             } else {
                 ""
             };
-            return Err(CsvError {
+            return Err(AnalysisError {
                 line,
                 column: 0,
                 message: format!(
@@ -79,7 +61,7 @@ pub fn read(text: &str, columns: &[&str]) -> Result<Vec<Vec<f64>>, CsvError> {
         }
         let mut row = Vec::with_capacity(columns.len());
         for (c, (field, name)) in fields.iter().zip(columns).enumerate() {
-            let err = |message: String| CsvError { line, column: c + 1, message };
+            let err = |message: String| AnalysisError { line, column: c + 1, message };
             if field.contains(',') {
                 return Err(err(format!("{name} '{field}' has a decimal comma; use a decimal point")));
             }

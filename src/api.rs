@@ -1,0 +1,403 @@
+//! The one facade every front end calls: the page's wasm exports, the
+//! command line and the tests. Each operation takes a model id and raw user
+//! input, validates it against the model's spec, and reads what it needs
+//! from one evaluation.
+//!
+//! [`Session`] keeps the last evaluation, so that the page's one
+//! [`Session::report`] per keystroke and the chart draws that follow it
+//! solve the model once.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use serde::Serialize;
+
+use crate::chart::Chart;
+use crate::engine::{isomap, sweep};
+use crate::error::{AnalysisError, FieldError, ModelError};
+use crate::format;
+use crate::model::{Analysis, AnyEvaluation, AnyModel};
+use crate::models::find;
+use crate::spec::{ModelSpec, OutValue, Outputs, ParamKind, Params, RawParams, RawValue, Remark};
+use crate::table::Table;
+
+pub use crate::models::specs;
+
+fn parse(model: &dyn AnyModel, raw: &RawParams) -> Result<Params, ModelError> {
+    model.spec().parse(raw).map_err(ModelError::Params)
+}
+
+type Evaluation = Rc<Result<Box<dyn AnyEvaluation>, ModelError>>;
+
+/// Validates `raw` and evaluates model `id`. Every numeric output is finite.
+pub fn evaluate(id: &str, raw: &RawParams) -> Result<Outputs, ModelError> {
+    let model = find(id)?;
+    model.evaluate(&parse(model, raw)?)?.outputs()
+}
+
+/// All field problems of `raw` at once, including the model's own rules
+/// (which only show once every field is valid on its own). Empty when the
+/// parameters evaluate.
+pub fn check(id: &str, raw: &RawParams) -> Result<Vec<FieldError>, ModelError> {
+    let model = find(id)?;
+    match evaluate(id, raw) {
+        Ok(_) => Ok(Vec::new()),
+        Err(e) => problems(model, raw, e),
+    }
+}
+
+/// The field problems that error `e` of evaluating `raw` stands for.
+fn problems(model: &dyn AnyModel, raw: &RawParams, e: ModelError) -> Result<Vec<FieldError>, ModelError> {
+    match e {
+        ModelError::Params(mut errors) => {
+            // The model's own rules (N a perfect square, ...) run only on a
+            // complete valid set. To report them for the fields that are valid
+            // on their own, check again with the invalid fields at defaults.
+            let mut patched = raw.clone();
+            for e in &errors {
+                patched.remove(&e.key);
+            }
+            if patched.len() < raw.len() {
+                let again = parse(model, &patched).and_then(|p| model.evaluate(&p)?.outputs());
+                if let Err(ModelError::Params(more)) = again {
+                    let fresh: Vec<_> = more
+                        .into_iter()
+                        .filter(|m| raw.contains_key(&m.key) && !errors.iter().any(|e| e.key == m.key))
+                        .collect();
+                    errors.extend(fresh);
+                }
+            }
+            let order = |key: &str| model.spec().params.iter().position(|p| p.key == key).unwrap_or(usize::MAX);
+            errors.sort_by_key(|e| order(&e.key));
+            Ok(ModelError::Params(errors).field_errors())
+        }
+        e @ ModelError::Unknown { .. } => Err(e),
+        e => Ok(vec![FieldError { key: String::new(), message: e.to_string() }]),
+    }
+}
+
+/// Tables need only valid fields: a model may show them where `evaluate`
+/// reports a condition (the delay breakdown of a saturated queue).
+pub fn tables(id: &str, raw: &RawParams) -> Result<Vec<Table>, ModelError> {
+    let model = find(id)?;
+    Ok(model.evaluate(&parse(model, raw)?)?.tables())
+}
+
+/// Sentences about the result; an error where there is no result.
+pub fn remarks(id: &str, raw: &RawParams) -> Result<Vec<Remark>, ModelError> {
+    let model = find(id)?;
+    let e = model.evaluate(&parse(model, raw)?)?;
+    e.outputs()?;
+    Ok(e.remarks())
+}
+
+/// Chart `chart_id` of model `id`: one of its charts, or one of its sweeps
+/// computed whole (the CLI).
+pub fn chart(id: &str, chart_id: &str, raw: &RawParams) -> Result<Chart, ModelError> {
+    Session::default().chart(id, chart_id, raw)
+}
+
+fn unknown_chart(spec: &ModelSpec, chart_id: &str) -> ModelError {
+    ModelError::Unknown {
+        what: "chart",
+        name: chart_id.to_string(),
+        known: spec.charts.iter().map(|c| c.id).chain(spec.sweeps.iter().map(|s| s.id)).map(String::from).collect(),
+    }
+}
+
+/// Parameters for an analysis of measured data: a field that is invalid in
+/// the form takes its default here (the form already shows its error), so a
+/// typo in C1 does not hide the fit that could correct it.
+fn lenient(model: &dyn AnyModel, raw: &RawParams) -> Result<Params, ModelError> {
+    match model.spec().parse(raw) {
+        Ok(p) => Ok(p),
+        Err(errors) => {
+            let mut patched = raw.clone();
+            for e in &errors {
+                patched.remove(&e.key);
+            }
+            parse(model, &patched)
+        }
+    }
+}
+
+/// Analyses measured data (CSV text) of data set `dataset` of model `id`.
+pub fn analyze(id: &str, dataset: &str, text: &str, raw: &RawParams) -> Result<Analysis, AnalysisError> {
+    let model = find(id)?;
+    model.analyze(dataset, text, &lenient(model, raw)?)
+}
+
+pub fn analysis_chart(
+    id: &str,
+    dataset: &str,
+    text: &str,
+    raw: &RawParams,
+    chart: &str,
+) -> Result<Chart, AnalysisError> {
+    let model = find(id)?;
+    model.analysis_chart(dataset, text, &lenient(model, raw)?, chart)
+}
+
+fn map_model(id: &str) -> Result<&'static dyn AnyModel, isomap::MapError> {
+    find(id).map_err(|e| isomap::MapError { field: "model".into(), message: e.to_string() })
+}
+
+/// An iso-map of model `id` (see [`crate::engine::isomap`]).
+pub fn iso_map(id: &str, raw: &RawParams, request: &isomap::MapRequest) -> Result<isomap::IsoMap, isomap::MapError> {
+    isomap::map(map_model(id)?, raw, request)
+}
+
+/// Rows `rows` of an iso-map's grid, NaN where the model has no value.
+pub fn iso_map_rows(
+    id: &str,
+    raw: &RawParams,
+    request: &isomap::MapRequest,
+    rows: std::ops::Range<usize>,
+) -> Result<Vec<f64>, isomap::MapError> {
+    isomap::field_rows(map_model(id)?, raw, request, rows)
+}
+
+/// The x values and series values of sweep `sweep_id` (for the page's worker).
+pub fn sweep_plan(id: &str, sweep_id: &str) -> Result<(Vec<f64>, Vec<f64>), ModelError> {
+    sweep::plan(find(id)?, sweep_id)
+}
+
+/// Curve `index` of sweep `sweep_id`: the output at every x, NaN where the
+/// model reports an error. Needs only valid fields.
+pub fn sweep_series(id: &str, sweep_id: &str, raw: &RawParams, index: usize) -> Result<Vec<f64>, ModelError> {
+    sweep::series(find(id)?, sweep_id, raw, index)
+}
+
+/// The chart of a sweep from its computed curves, or computing them all
+/// when `ys` is `None`.
+pub fn sweep_chart(id: &str, sweep_id: &str, raw: &RawParams, ys: Option<Vec<Vec<f64>>>) -> Result<Chart, ModelError> {
+    sweep::chart(find(id)?, sweep_id, raw, ys)
+}
+
+/// An output as the page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Display {
+    /// `6.764 × 10⁻⁸`, `yes`, `1, 2, 3, …, 9 (9 values)`, `—` for no value.
+    pub text: String,
+    /// `≈ 1.6 h` for a long time in seconds, else empty.
+    pub human: String,
+}
+
+/// The state of one field of the form.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FieldState {
+    /// Whether the current choices use the parameter.
+    pub active: bool,
+    /// The line under a number field: its value in the base unit or as a
+    /// rate (`= 1.28 × 10⁹ B`, `= 4 × 10⁹ flop/s`), and `not used: …`
+    /// where the choices leave it out, joined by ` · `.
+    pub hint: String,
+}
+
+/// Everything the page shows for one parameter set, from one evaluation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// Every field problem (as [`check`] gives them); empty when there are outputs.
+    pub problems: Vec<FieldError>,
+    /// The outputs (as [`evaluate`] gives them), `None` with problems.
+    pub outputs: Option<Outputs>,
+    /// Each output as text, `None` with problems.
+    pub display: Option<BTreeMap<&'static str, Display>>,
+    /// The tables, also with problems when every field is valid on its own.
+    pub tables: Option<Vec<Table>>,
+    /// Sentences about the outputs; empty with problems.
+    pub remarks: Vec<Remark>,
+    pub fields: BTreeMap<&'static str, FieldState>,
+    /// The parameters whose value differs from the default (what a link must carry).
+    pub changed: Vec<&'static str>,
+}
+
+/// A front end's session: the last evaluation is kept, so that a report and
+/// the charts drawn after it for the same parameters solve the model once.
+#[derive(Default)]
+pub struct Session {
+    last: RefCell<Option<(&'static str, Params, Evaluation)>>,
+    solves: std::cell::Cell<u64>,
+}
+
+impl Session {
+    /// How many times this session has evaluated a model.
+    pub fn solves(&self) -> u64 {
+        self.solves.get()
+    }
+
+    fn evaluation(&self, model: &dyn AnyModel, p: &Params) -> Evaluation {
+        let id = model.spec().id;
+        if let Some((last_id, last_p, e)) = &*self.last.borrow() {
+            if *last_id == id && last_p == p {
+                return Rc::clone(e);
+            }
+        }
+        self.solves.set(self.solves.get() + 1);
+        let e = Rc::new(model.evaluate(p));
+        *self.last.borrow_mut() = Some((id, p.clone(), Rc::clone(&e)));
+        e
+    }
+
+    /// Everything the page shows for `raw`: problems, outputs and their
+    /// text, tables, remarks, the state of every field and what a link
+    /// must carry.
+    pub fn report(&self, id: &str, raw: &RawParams) -> Result<Report, ModelError> {
+        let model = find(id)?;
+        let spec = model.spec();
+        let mut report = Report {
+            problems: Vec::new(),
+            outputs: None,
+            display: None,
+            tables: None,
+            remarks: Vec::new(),
+            fields: field_states(spec, raw),
+            changed: changed(spec, raw),
+        };
+        let p = match parse(model, raw) {
+            Ok(p) => p,
+            Err(e) => {
+                report.problems = problems(model, raw, e)?;
+                return Ok(report);
+            }
+        };
+        let evaluation = self.evaluation(model, &p);
+        let e = match &*evaluation {
+            Ok(e) => e,
+            Err(err) => {
+                report.problems = problems(model, raw, err.clone())?;
+                return Ok(report);
+            }
+        };
+        report.tables = Some(e.tables());
+        match e.outputs() {
+            Ok(outputs) => {
+                report.display = Some(display(spec, &outputs));
+                report.outputs = Some(outputs);
+                report.remarks = e.remarks();
+            }
+            Err(err) => report.problems = problems(model, raw, err)?,
+        }
+        Ok(report)
+    }
+
+    /// Chart `chart_id` (a chart or a sweep of model `id`) for `raw`, from
+    /// the kept evaluation when the parameters are the same.
+    pub fn chart(&self, id: &str, chart_id: &str, raw: &RawParams) -> Result<Chart, ModelError> {
+        let model = find(id)?;
+        let spec = model.spec();
+        if spec.sweeps.iter().any(|s| s.id == chart_id) {
+            return sweep::chart(model, chart_id, raw, None);
+        }
+        if !spec.charts.iter().any(|c| c.id == chart_id) {
+            return Err(unknown_chart(spec, chart_id));
+        }
+        let p = parse(model, raw)?;
+        match &*self.evaluation(model, &p) {
+            Ok(e) => e.chart(chart_id),
+            Err(err) => Err(err.clone()),
+        }
+    }
+}
+
+fn display(spec: &ModelSpec, outputs: &Outputs) -> BTreeMap<&'static str, Display> {
+    let mut out = BTreeMap::new();
+    for (key, value) in &outputs.0 {
+        let unit = spec.outputs.iter().find(|o| o.key == *key).map_or("", |o| o.unit);
+        let (text, human) = match value {
+            OutValue::Num(x) => (format::number(*x, 4), if unit == "s" { format::duration(*x) } else { String::new() }),
+            OutValue::Bool(b) => ((if *b { "yes" } else { "no" }).to_string(), String::new()),
+            OutValue::Array(xs) => (format::array(xs), String::new()),
+            OutValue::Missing => ("—".to_string(), String::new()),
+        };
+        out.insert(*key, Display { text, human });
+    }
+    out
+}
+
+/// A number as typed, `None` when it is not one (or empty).
+fn typed_number(raw: Option<&RawValue>) -> Option<f64> {
+    match raw? {
+        RawValue::Num(x) => Some(*x),
+        RawValue::Text(t) if !t.trim().is_empty() && !t.contains(',') => {
+            t.trim().parse::<f64>().ok().filter(|x| x.is_finite())
+        }
+        _ => None,
+    }
+}
+
+fn chosen<'a>(spec: &'a ModelSpec, raw: &'a RawParams, key: &str) -> Option<&'a str> {
+    match raw.get(key) {
+        Some(RawValue::Text(t)) => Some(t.trim()),
+        Some(_) => None,
+        None => match spec.param(key).map(|p| &p.kind) {
+            Some(ParamKind::Choice { default, .. }) => Some(default),
+            _ => None,
+        },
+    }
+}
+
+fn field_states(spec: &ModelSpec, raw: &RawParams) -> BTreeMap<&'static str, FieldState> {
+    let mut out = BTreeMap::new();
+    for p in spec.params {
+        let active = spec.applies(p, raw);
+        let mut parts = Vec::new();
+        if let ParamKind::Number { reciprocal_unit, .. } = &p.kind {
+            let x = typed_number(raw.get(p.key));
+            let mut conversion = String::new();
+            if let (Some(unit), Some(x)) = (reciprocal_unit, x) {
+                if x > 0.0 && (1.0 / x).is_finite() {
+                    conversion = format!("= {} {unit}", format::number(1.0 / x, 4));
+                }
+            }
+            let factor = p.unit_from.and_then(|from| {
+                let ParamKind::Choice { options, .. } = &spec.param(from)?.kind else { return None };
+                let chosen = chosen(spec, raw, from)?;
+                options.iter().find(|o| o.value == chosen)?.factor
+            });
+            if let (Some(f), Some(x)) = (factor, x) {
+                if (x * f).is_finite() {
+                    conversion = format!("= {} {}", format::base(x * f), p.unit);
+                }
+            }
+            if !conversion.is_empty() {
+                parts.push(conversion);
+            }
+            if let (false, Some(when)) = (active, &p.applies_when) {
+                let labels: Vec<&str> = when
+                    .values
+                    .iter()
+                    .map(|v| {
+                        let option = match spec.param(when.key).map(|q| &q.kind) {
+                            Some(ParamKind::Choice { options, .. }) => options.iter().find(|o| o.value == *v),
+                            _ => None,
+                        };
+                        option.map_or(*v, |o| o.label.split(" (").next().unwrap_or(o.label))
+                    })
+                    .collect();
+                parts.push(format!("not used: applies to {} only", labels.join(", ")));
+            }
+        }
+        out.insert(p.key, FieldState { active, hint: parts.join(" · ") });
+    }
+    out
+}
+
+fn changed(spec: &ModelSpec, raw: &RawParams) -> Vec<&'static str> {
+    spec.params
+        .iter()
+        .filter(|p| {
+            let Some(value) = raw.get(p.key) else { return false };
+            let blank = matches!(value, RawValue::Text(t) if t.trim().is_empty());
+            if p.fallback.is_some() {
+                return !blank;
+            }
+            match (&p.kind, value) {
+                (ParamKind::Choice { default, .. }, RawValue::Text(t)) => t != default,
+                _ => p.parse(value).ok() != Some(p.default_value()),
+            }
+        })
+        .map(|p| p.key)
+        .collect()
+}
