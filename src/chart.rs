@@ -351,19 +351,18 @@ fn axis_tick(axis: &Axis, v: f64) -> String {
     axis.tick_labels.get(r as usize - 1).cloned().unwrap_or_default()
 }
 
-/// Tick label: short, no trailing zeros, scientific when far from 1.
+/// Tick label: the shortest text of the value to four significant
+/// figures (so neighbouring ticks 0.0015 and 0.002 never read alike),
+/// scientific when far from 1.
 fn tick(v: f64) -> String {
     if v == 0.0 {
         return "0".into();
     }
-    let a = v.abs();
-    if (1e-3..1e5).contains(&a) {
-        let s = format!("{v:.3}");
-        let s = s.trim_end_matches('0').trim_end_matches('.');
-        s.to_string()
+    let rounded: f64 = format!("{v:.3e}").parse().unwrap_or(v);
+    if (1e-3..1e5).contains(&rounded.abs()) {
+        format!("{rounded}")
     } else {
-        let s = format!("{v:.1e}");
-        s.replace(".0e", "e")
+        format!("{rounded:e}")
     }
 }
 
@@ -387,6 +386,10 @@ mod tests {
         assert_eq!(tick(25.0), "25");
         assert_eq!(tick(1e-8), "1e-8");
         assert_eq!(tick(2.5e6), "2.5e6");
+        // Ticks 0.0005 apart stay apart (three decimals printed both as 0.002).
+        assert_eq!([tick(0.0015), tick(0.002), tick(0.0025)], ["0.0015", "0.002", "0.0025"]);
+        assert_eq!(tick(0.1 + 0.2), "0.3");
+        assert_eq!(tick(12000.0), "12000");
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! evaluation, for every numeric output and random points: a map must show
 //! exactly what the form shows at each of its nodes.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
 use isoperf::model::AnyModel;
 use isoperf::models::MODELS;
 use isoperf::spec::{ModelSpec, ParamKind, ParamSpec, RawParams, RawValue, Scale};
@@ -9,7 +11,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
 mod common;
-use common::close;
+use common::{close, preset_params};
 
 /// The fast paths rearrange the same closed forms (G and F once per m, N
 /// continuous but evaluated at perfect squares here): rounding differs by a
@@ -85,21 +87,7 @@ fn every_fast_path_agrees_with_evaluate_at_random_points() {
     for model in MODELS {
         let spec = model.spec();
         let mut presets = vec![RawParams::new()];
-        presets.extend(spec.presets().map(|p| {
-            p.values
-                .iter()
-                .map(|(k, v)| {
-                    let raw = match v {
-                        isoperf::spec::PresetValue::Num(x) => RawValue::Num(*x),
-                        isoperf::spec::PresetValue::Choice(c) => RawValue::Text((*c).into()),
-                        isoperf::spec::PresetValue::List(xs) => {
-                            RawValue::List(xs.iter().map(|x| RawValue::Num(*x)).collect())
-                        }
-                    };
-                    (k.to_string(), raw)
-                })
-                .collect()
-        }));
+        presets.extend(spec.presets().map(|p| preset_params(p.values)));
         for preset in &presets {
             let params = numeric_params(spec, preset);
             for (i, x) in params.iter().enumerate() {

@@ -9,7 +9,10 @@ use std::collections::HashSet;
 use isoperf::api;
 use isoperf::chart::to_svg;
 use isoperf::models::MODELS;
-use isoperf::spec::{ParamKind, PresetValue, RawParams, RawValue, Scale};
+use isoperf::spec::{ParamKind, RawParams, Scale};
+
+mod common;
+use common::preset_params;
 
 #[test]
 fn model_ids_and_keys_are_unique() {
@@ -70,20 +73,6 @@ fn defaults_are_inside_their_ranges_and_evaluate_to_finite_outputs() {
             }
         }
     }
-}
-
-fn preset_params(values: &[(&str, PresetValue)]) -> RawParams {
-    values
-        .iter()
-        .map(|(k, v)| {
-            let raw = match v {
-                PresetValue::Num(x) => RawValue::Num(*x),
-                PresetValue::Choice(c) => RawValue::Text(c.to_string()),
-                PresetValue::List(xs) => RawValue::List(xs.iter().map(|x| RawValue::Num(*x)).collect()),
-            };
-            (k.to_string(), raw)
-        })
-        .collect()
 }
 
 #[test]

@@ -2,26 +2,14 @@
 //! `check`, `evaluate`, `tables` and `remarks` say, from one evaluation
 //! that the chart draws after it reuse.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
 use isoperf::api::{self, Session};
 use isoperf::models::MODELS;
-use isoperf::spec::{PresetValue, RawParams, RawValue};
+use isoperf::spec::{RawParams, RawValue};
 
 mod common;
-use common::raw;
-
-fn preset_params(values: &[(&str, PresetValue)]) -> RawParams {
-    values
-        .iter()
-        .map(|(k, v)| {
-            let raw = match v {
-                PresetValue::Num(x) => RawValue::Num(*x),
-                PresetValue::Choice(c) => RawValue::Text((*c).into()),
-                PresetValue::List(xs) => RawValue::List(xs.iter().map(|x| RawValue::Num(*x)).collect()),
-            };
-            (k.to_string(), raw)
-        })
-        .collect()
-}
+use common::{preset_params, raw};
 
 fn json<T: serde::Serialize>(x: &T) -> String {
     serde_json::to_string(x).unwrap()

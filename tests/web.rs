@@ -195,3 +195,26 @@ fn mapreduce_example_and_sweeps_cross_the_boundary() {
     let message = err.dyn_ref::<Error>().map(|e| String::from(e.message())).unwrap_or_default();
     assert!(message.contains("4295032832"), "{message}");
 }
+
+#[wasm_bindgen_test]
+fn report_crosses_as_plain_objects_with_the_same_bits() {
+    let r = web::report("pmm", JsValue::UNDEFINED).expect("a report");
+    let outputs = get(&r, "outputs");
+    // Table 3, row "Dryad Tempest 25x1", as evaluate gives it, to the bit.
+    let core = api::evaluate("pmm", &Default::default()).unwrap();
+    assert_eq!(get(&outputs, "coef_M2").as_f64(), core.num("coef_M2"));
+    assert_eq!(get(&get(&get(&r, "display"), "coef_M2"), "text").as_string().as_deref(), Some("6.764 × 10⁻⁸"));
+    assert_eq!(Array::from(&get(&r, "problems")).length(), 0);
+    assert!(Array::is_array(&get(&r, "tables")));
+    // A bad field: problems at the field, no outputs, the changed key for the link.
+    let r = web::report("pmm", params(&[("N", "24".into())])).unwrap();
+    let problems = Array::from(&get(&r, "problems"));
+    assert_eq!(get(&problems.get(0), "key").as_string().as_deref(), Some("N"));
+    assert!(get(&r, "outputs").is_null());
+    assert_eq!(
+        Array::from(&get(&r, "changed")).to_vec().iter().filter_map(JsValue::as_string).collect::<Vec<_>>(),
+        ["N"]
+    );
+    assert_eq!(web::format_number(2.5e-8, 4), "2.500 × 10⁻⁸");
+    assert_eq!(web::field_text(1e13), "1e13");
+}

@@ -2,9 +2,10 @@
 //! evaluation through the facade, reading outputs, and relative closeness.
 //! Each test names its own tolerance where it uses it, with its derivation.
 #![allow(dead_code)] // each test binary uses a different part
+#![allow(clippy::panic)] // test helpers: a panic is the failure message
 
 use isoperf::api;
-use isoperf::spec::{OutValue, Outputs, RawParams, RawValue};
+use isoperf::spec::{OutValue, Outputs, PresetValue, RawParams, RawValue};
 
 /// |a − b| within `rtol` of the larger magnitude.
 pub fn close(a: f64, b: f64, rtol: f64) -> bool {
@@ -40,4 +41,19 @@ pub fn flag(out: &Outputs, key: &str) -> bool {
 /// Whether `key` has no value for these parameters (JSON null).
 pub fn missing(out: &Outputs, key: &str) -> bool {
     out.0.iter().any(|(k, v)| *k == key && *v == OutValue::Missing)
+}
+
+/// A preset's values as raw parameters.
+pub fn preset_params(values: &[(&str, PresetValue)]) -> RawParams {
+    values
+        .iter()
+        .map(|(k, v)| {
+            let raw = match v {
+                PresetValue::Num(x) => RawValue::Num(*x),
+                PresetValue::Choice(c) => RawValue::Text(c.to_string()),
+                PresetValue::List(xs) => RawValue::List(xs.iter().map(|x| RawValue::Num(*x)).collect()),
+            };
+            (k.to_string(), raw)
+        })
+        .collect()
 }

@@ -536,16 +536,10 @@ const PRESETS: &[Preset] = &[
 const PRESET_GROUPS: &[PresetGroup] = &[PresetGroup { label: "Lecture examples", presets: PRESETS }];
 
 pub static SPEC: ModelSpec = ModelSpec {
-    id: "dlt",
-    title: "Divisible load on a star",
-    paper: "Drozdowski — Divisible load theory, from basics to applications (lecture)",
-    summary: "The originator splits a divisible load V among m processors so that all finish together: schedule length, speedup, energy, and the least V that activates them.",
     params: PARAMS,
     outputs: &output_specs::<_, { OUTPUTS.len() }>(OUTPUTS),
     preset_groups: PRESET_GROUPS,
     charts: &chart_specs::<_, { CHARTS.len() }>(CHARTS),
-    sweeps: &[],
-    datasets: &[],
     maps: &[
         MapPreset { id: "isoefficiency-v-m", label: "Isoefficiency: V vs m (A = 1, C = 1e-6, S = 1e2)", output: "efficiency", x: "m:1:1000:log", y: "V:1000:1e13:log", levels: &[0.5, 0.9, 0.99], grid: 256, values: &[] },
         MapPreset { id: "isoefficiency-a-c", label: "Isoefficiency: A vs C", output: "efficiency", x: "A:0.001:1000:log", y: "C:1e-9:0.001:log", levels: &[0.5, 0.9, 0.99], grid: 256, values: &[] },
@@ -553,6 +547,12 @@ pub static SPEC: ModelSpec = ModelSpec {
     ],
     gaps: "m processors cannot all be activated for this V (some load part would be ≤ 0)",
     notes: NOTES,
+    ..ModelSpec::new(
+        "dlt",
+        "Divisible load on a star",
+        "Drozdowski — Divisible load theory, from basics to applications (lecture)",
+        "The originator splits a divisible load V among m processors so that all finish together: schedule length, speedup, energy, and the least V that activates them.",
+    )
 };
 
 /// The isoefficiency map of the lecture, m against V with A, C, S fixed, as

@@ -468,22 +468,23 @@ const NOTES: &[&str] = &[
 ];
 
 pub static SPEC: ModelSpec = ModelSpec {
-    id: "mapreduce",
-    title: "MapReduce as a divisible load",
-    paper: "Drozdowski — Divisible load theory, from basics to applications (lecture), after Berlinska and Drozdowski",
-    summary: "m mappers split V, shuffle γV to r reducers over at most ℓ channels, and the reducers sort: the load split and shuffle schedule from the LP (4)-(7), solved exactly, with the speedup.",
     params: PARAMS,
     outputs: &output_specs::<_, { OUTPUTS.len() }>(OUTPUTS),
     preset_groups: PRESET_GROUPS,
     charts: &chart_specs::<_, { CHARTS.len() }>(CHARTS),
     sweeps: SWEEPS,
-    datasets: &[],
     maps: &[
         MapPreset { id: "speedup-m-r", label: "Speedup: m vs r (ℓ as in the form)", output: "speedup", x: "m:10:10000:log", y: "r:10:1000:log", levels: &[25.0, 50.0, 100.0, 250.0, 500.0, 1000.0], grid: 64, values: &[] },
         MapPreset { id: "speedup-m-gamma", label: "Speedup: m vs γ", output: "speedup", x: "m:10:10000:log", y: "gamma:0.001:1:log", levels: &[50.0, 100.0, 250.0, 500.0, 1000.0, 2000.0], grid: 64, values: &[] },
     ],
     gaps: "no schedule: the LP is outside the exact solver's interactive range there",
     notes: NOTES,
+    ..ModelSpec::new(
+        "mapreduce",
+        "MapReduce as a divisible load",
+        "Drozdowski — Divisible load theory, from basics to applications (lecture), after Berlinska and Drozdowski",
+        "m mappers split V, shuffle γV to r reducers over at most ℓ channels, and the reducers sort: the load split and shuffle schedule from the LP (4)-(7), solved exactly, with the speedup.",
+    )
 };
 
 /// The `mapreduce` model of the registry.

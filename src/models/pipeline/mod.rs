@@ -504,21 +504,21 @@ const PRESETS: &[Preset] = &[
 const PRESET_GROUPS: &[PresetGroup] = &[PresetGroup { label: "The paper's experiments", presets: PRESETS }];
 
 pub static SPEC: ModelSpec = ModelSpec {
-    id: "pipeline",
-    title: "Parallel-pipeline reduction",
-    paper: "Kuntraruk, Pottenger, Ross — Application resource requirement estimation in a parallel-pipeline model of execution",
-    summary: "A pipelined binary reduction over P processors, with each step's message crossing an M/M/1 leaf–spine–leaf switch path.",
     params: PARAMS,
     outputs: &output_specs::<_, { OUTPUTS.len() }>(OUTPUTS),
     preset_groups: PRESET_GROUPS,
     charts: &chart_specs::<_, { CHARTS.len() }>(CHARTS),
-    sweeps: &[],
-    datasets: &[],
     maps: &[
         MapPreset { id: "total-l-tcomp", label: "T_total: message size vs T_comp", output: "T_total", x: "L:1000:1e8:log", y: "t_comp:0.01:10:log", levels: &[30.0, 100.0, 300.0, 1000.0], grid: 256, values: &[] },
     ],
     gaps: "a hop of the switch path is saturated (ρ ≥ 1)",
     notes: NOTES,
+    ..ModelSpec::new(
+        "pipeline",
+        "Parallel-pipeline reduction",
+        "Kuntraruk, Pottenger, Ross — Application resource requirement estimation in a parallel-pipeline model of execution",
+        "A pipelined binary reduction over P processors, with each step's message crossing an M/M/1 leaf–spine–leaf switch path.",
+    )
 };
 
 /// The `pipeline` model of the registry.

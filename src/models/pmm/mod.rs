@@ -453,22 +453,22 @@ const NOTES: &[&str] = &[
 ];
 
 pub static SPEC: ModelSpec = ModelSpec {
-    id: "pmm",
-    title: "Parallel matrix multiplication",
-    paper: "Li, Fox, Qiu — Performance model for parallel matrix multiplication with Dryad: dataflow graph runtime",
-    summary: "Broadcast-multiply-roll on a √N × √N mesh: Dryad's flat-tree broadcast, MS-MPI's binomial tree, and Fox's pipeline.",
     params: PARAMS,
     outputs: &output_specs::<_, { OUTPUTS.len() }>(OUTPUTS),
     preset_groups: reference::PRESET_GROUPS,
     charts: &chart_specs::<_, { CHARTS.len() }>(CHARTS),
-    sweeps: &[],
-    datasets: &[],
     maps: &[
         MapPreset { id: "isoefficiency-n-m", label: "Isoefficiency: N vs M (the classical isoefficiency function)", output: "efficiency", x: "N:4:10000:log", y: "M:100:1000000:log", levels: &[0.5, 0.8, 0.9, 0.95], grid: 256, values: &[] },
         MapPreset { id: "speedup-n-m", label: "Speedup: N vs M", output: "speedup", x: "N:4:10000:log", y: "M:100:1000000:log", levels: &[10.0, 100.0, 1000.0], grid: 256, values: &[] },
     ],
     gaps: "M < √N: some processes would hold no block",
     notes: NOTES,
+    ..ModelSpec::new(
+        "pmm",
+        "Parallel matrix multiplication",
+        "Li, Fox, Qiu — Performance model for parallel matrix multiplication with Dryad: dataflow graph runtime",
+        "Broadcast-multiply-roll on a √N × √N mesh: Dryad's flat-tree broadcast, MS-MPI's binomial tree, and Fox's pipeline.",
+    )
 };
 
 /// The `pmm` model of the registry.

@@ -145,21 +145,22 @@ const PRESETS: &[Preset] = &[
 const PRESET_GROUPS: &[PresetGroup] = &[PresetGroup { label: "The paper's fits", presets: PRESETS }];
 
 pub static SPEC: ModelSpec = ModelSpec {
-    id: "scaling",
-    title: "Scalability from measurements",
-    paper: "Medya, Cherkasova et al. — Towards performance and scalability analysis of distributed memory programs on large-scale clusters",
-    summary: "Fit time(p) = C0 + C1/p + C2/√p to runs on a small cluster, find where communication takes over, and predict the interconnect bandwidth a larger cluster will need.",
     params: PARAMS,
     outputs: &output_specs::<_, { OUTPUTS.len() }>(OUTPUTS),
     preset_groups: PRESET_GROUPS,
     charts: &chart_specs::<_, { CHARTS.len() }>(CHARTS),
-    sweeps: &[],
     datasets: DATASETS,
     maps: &[
         MapPreset { id: "share-p-c2", label: "Communication share: p vs C2", output: "comm_fraction", x: "p:1:100000:log", y: "C2:0.1:100:log", levels: &[0.1, 0.5, 0.9], grid: 256, values: &[] },
     ],
     gaps: "the coefficients give no positive time here",
     notes: NOTES,
+    ..ModelSpec::new(
+        "scaling",
+        "Scalability from measurements",
+        "Medya, Cherkasova et al. — Towards performance and scalability analysis of distributed memory programs on large-scale clusters",
+        "Fit time(p) = C0 + C1/p + C2/√p to runs on a small cluster, find where communication takes over, and predict the interconnect bandwidth a larger cluster will need.",
+    )
 };
 
 /// Eq. (1) at given coefficients.
