@@ -14,7 +14,7 @@ use std::rc::Rc;
 use serde::Serialize;
 
 use crate::chart::Chart;
-use crate::engine::{isomap, sweep};
+use crate::engine::{isomap, map_layout, sweep};
 use crate::error::{AnalysisError, FieldError, ModelError};
 use crate::format;
 use crate::model::{Analysis, AnyEvaluation, AnyModel};
@@ -156,6 +156,38 @@ pub fn iso_map_rows(
     rows: std::ops::Range<usize>,
 ) -> Result<Vec<f64>, isomap::MapError> {
     isomap::field_rows(map_model(id)?, raw, request, rows)
+}
+
+/// The image of a computed iso-map (`values`, as [`iso_map_rows`] gives
+/// them) laid out `width` CSS px wide: pixels, isolines, labels, axes,
+/// titles and colour bar, for the page to blit and draw or for SVG.
+pub fn map_layout(
+    id: &str,
+    request: &isomap::MapRequest,
+    values: &[f64],
+    width: f64,
+) -> Result<map_layout::MapLayout, isomap::MapError> {
+    let spec = map_model(id)?.spec();
+    if values.len() != request.nx.saturating_mul(request.ny) {
+        return Err(isomap::MapError {
+            field: "values".into(),
+            message: format!("{} values for a {} × {} grid", values.len(), request.nx, request.ny),
+        });
+    }
+    let axis_title = |a: &isomap::MapAxis| format!("{}{}", spec.axis_label(&a.key), if a.log { ", log" } else { "" });
+    let isolines = isomap::isolines_of(values, request);
+    let picture = map_layout::MapPicture {
+        x: &request.x,
+        y: &request.y,
+        nx: request.nx,
+        ny: request.ny,
+        values,
+        isolines: &isolines,
+        title: spec.axis_label(&request.output),
+        x_title: axis_title(&request.x),
+        y_title: axis_title(&request.y),
+    };
+    Ok(map_layout::MapLayout::new(&picture, width))
 }
 
 /// The x values and series values of sweep `sweep_id` (for the page's worker).

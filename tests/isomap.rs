@@ -207,3 +207,96 @@ fn an_axis_the_choices_leave_unused_is_refused() {
     let request = MapRequest { y: MapAxis::parse("y", "V:1000:1e6:log").unwrap(), ..request };
     assert_eq!(isoperf::api::iso_map("dlt", &dlt, &request).unwrap_err().field, "x");
 }
+
+/// The map image as every front end draws it: the colour field maps each
+/// node to its colour of the scale, gaps grey; isolines stay in the plot;
+/// no two labels (on the lines or beside the bar) cover each other.
+#[test]
+fn the_map_image_is_laid_out_without_overlaps() {
+    use isoperf::engine::map_layout::{colour, MapLayout};
+    for model in isoperf::models::MODELS {
+        let spec = model.spec();
+        for preset in spec.maps {
+            let mut r = request(preset.output, preset.x, preset.y, preset.levels);
+            r.nx = 48;
+            r.ny = 48;
+            let raw: RawParams = common::preset_params(preset.values);
+            let m = api::iso_map(spec.id, &raw, &r).unwrap();
+            for width in [320.0, 640.0, 1100.0] {
+                let l: MapLayout = api::map_layout(spec.id, &r, &m.values, width).unwrap();
+                let tag = format!("{}/{} at {width}", spec.id, preset.id);
+                assert_eq!(l.pixels.len(), 48 * 48 * 4, "{tag}");
+                assert!((l.height - (width * 0.66).round()).abs() < 1.0, "{tag}");
+                // Node (i, j) is pixel (i, ny − 1 − j): the y axis points up.
+                for (k, v) in m.values.iter().enumerate() {
+                    let (i, j) = (k % 48, k / 48);
+                    let o = ((47 - j) * 48 + i) * 4;
+                    let expect = match l.scale {
+                        Some(s) if v.is_finite() => colour((255.0 * s.fraction(*v)).round() / 255.0),
+                        _ => [232, 232, 232],
+                    };
+                    assert_eq!(&l.pixels[o..o + 3], &expect, "{tag}: node ({i}, {j}) = {v}");
+                }
+                let p = l.plot;
+                for (_, lines) in &l.isolines {
+                    for c in lines.iter().flat_map(|line| line.chunks(2)) {
+                        assert!(c[0] >= p.x - 1e-6 && c[0] <= p.x + p.w + 1e-6, "{tag}: x {}", c[0]);
+                        assert!(c[1] >= p.y - 1e-6 && c[1] <= p.y + p.h + 1e-6, "{tag}: y {}", c[1]);
+                    }
+                }
+                for (a, la) in l.labels.iter().enumerate() {
+                    for lb in &l.labels[a + 1..] {
+                        let (ra, rb) = (la.rect, lb.rect);
+                        let apart =
+                            ra.x + ra.w <= rb.x || rb.x + rb.w <= ra.x || ra.y + ra.h <= rb.y || rb.y + rb.h <= ra.y;
+                        assert!(apart, "{tag}: labels {} and {} overlap", la.text, lb.text);
+                    }
+                }
+                let mut at: Vec<f64> = l.bar_ticks.iter().map(|t| t.at).collect();
+                at.sort_by(f64::total_cmp);
+                assert!(at.windows(2).all(|w| w[1] - w[0] >= 11.0 - 1e-9), "{tag}: bar labels {:?}", l.bar_ticks);
+                assert!(!l.x_ticks.is_empty() && !l.y_ticks.is_empty(), "{tag}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_cli_writes_the_map_image_as_svg_and_png() {
+    let bin = env!("CARGO_BIN_EXE_isoperf");
+    let args = [
+        "map",
+        "dlt",
+        "--output",
+        "efficiency",
+        "--x",
+        "m:1:1000:log",
+        "--y",
+        "V:1e3:1e13:log",
+        "--levels",
+        "0.5,0.9,0.99",
+        "--grid",
+        "64x64",
+    ];
+    let svg = std::process::Command::new(bin).args(args).args(["--svg", "--width", "640"]).output().unwrap();
+    assert!(svg.status.success(), "{}", String::from_utf8_lossy(&svg.stderr));
+    let svg = String::from_utf8(svg.stdout).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(
+        svg.contains(">Efficiency</text>")
+            && svg.contains("Processors m, log")
+            && svg.contains("data:image/png;base64,")
+    );
+    // The lecture's three levels are all labelled on their lines.
+    for level in ["0.5", "0.9", "0.99"] {
+        assert!(
+            svg.contains(&format!("text-anchor=\"middle\" dominant-baseline=\"middle\" fill=\"#111\">{level}</text>")),
+            "{level}"
+        );
+    }
+    let png = std::process::Command::new(bin).args(args).arg("--png").output().unwrap();
+    assert!(png.status.success());
+    assert_eq!(&png.stdout[..8], &[0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a]);
+    // IHDR: 64 × 64, RGBA.
+    assert_eq!(&png.stdout[16..24], &[0, 0, 0, 64, 0, 0, 0, 64]);
+}

@@ -22,6 +22,8 @@ const USAGE: &str = "usage:
   isoperf chart <model> <chart> [key=value ...]  a chart as SVG on stdout
   isoperf map <model> --output K --x KEY:MIN:MAX[:log] --y KEY:MIN:MAX[:log] --levels a,b,c [--grid NxM] [key=value ...]
                                               an iso-map: grid values and isolines in parameter units, as JSON
+            [--svg [--width PX]]              the map image as the page draws it, as SVG on stdout
+            [--png]                           its colour field, one pixel per grid node, as PNG on stdout
   isoperf analyze <model> <dataset> FILE.csv [key=value ...]
                                               measured data analysed as the model's data set says, as JSON
                                               (e.g. analyze scaling timings FILE.csv: eq. (1) fitted to (p, time) rows)
@@ -41,9 +43,10 @@ fn parse_pairs(args: &[String]) -> Result<RawParams, String> {
     Ok(raw)
 }
 
-fn map(model: &str, args: &[String]) -> Result<String, String> {
+fn map(model: &str, args: &[String]) -> Result<Output, String> {
     use isoperf::engine::isomap::{MapAxis, MapRequest, DEFAULT_GRID};
     let (mut output, mut x, mut y, mut levels, mut grid) = (None, None, None, Vec::new(), (DEFAULT_GRID, DEFAULT_GRID));
+    let (mut image, mut width) = (None, 800.0);
     let mut pairs = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -64,6 +67,16 @@ fn map(model: &str, args: &[String]) -> Result<String, String> {
                 let n = |s: &str| s.trim().parse::<usize>().map_err(|_| format!("grid: '{g}' is not NxM"));
                 grid = (n(a)?, n(b)?);
             }
+            "--svg" | "--png" => image = Some(a.clone()),
+            "--width" => {
+                let w = value()?;
+                width = w
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|w| (320.0..=8000.0).contains(w))
+                    .ok_or_else(|| format!("width: '{w}' is not a number of pixels from 320 to 8000"))?;
+            }
             other if other.starts_with("--") => return Err(format!("unknown option {other}")),
             _ => pairs.push(a.clone()),
         }
@@ -77,7 +90,19 @@ fn map(model: &str, args: &[String]) -> Result<String, String> {
         levels,
     };
     let m = api::iso_map(model, &parse_pairs(&pairs)?, &request).map_err(|e| e.to_string())?;
-    json(&m)
+    let Some(image) = image else { return json(&m).map(Output::Text) };
+    let layout = api::map_layout(model, &request, &m.values, width).map_err(|e| e.to_string())?;
+    Ok(if image == "--svg" {
+        Output::Text(layout.to_svg())
+    } else {
+        Output::Bytes(isoperf::engine::map_layout::png(layout.nx, layout.ny, &layout.pixels))
+    })
+}
+
+/// What a command prints: text with a newline, or bytes as they are.
+enum Output {
+    Text(String),
+    Bytes(Vec<u8>),
 }
 
 /// What the analysis of a data set computed, as JSON.
@@ -95,7 +120,14 @@ fn json<T: serde::Serialize>(value: &T) -> Result<String, String> {
     serde_json::to_string(value).map_err(|e| e.to_string())
 }
 
-fn run(args: &[String]) -> Result<String, String> {
+fn run(args: &[String]) -> Result<Output, String> {
+    match args {
+        [cmd, model, rest @ ..] if cmd == "map" => map(model, rest),
+        _ => text_command(args).map(Output::Text),
+    }
+}
+
+fn text_command(args: &[String]) -> Result<String, String> {
     match args {
         [cmd] if cmd == "models" => json(&api::specs()),
         [cmd, model, rest @ ..] if cmd == "eval" => {
@@ -114,7 +146,6 @@ fn run(args: &[String]) -> Result<String, String> {
             }
             isoperf::chart::to_svg(&c, 800, 500).map_err(|e| e.to_string())
         }
-        [cmd, model, rest @ ..] if cmd == "map" => map(model, rest),
         [cmd, model, dataset, file, rest @ ..] if cmd == "analyze" => analyze(model, dataset, file, parse_pairs(rest)?),
         // The names of the first release, kept as aliases.
         [cmd, model, file] if cmd == "fit" => analyze(model, "timings", file, RawParams::new()),
@@ -144,10 +175,13 @@ fn run(args: &[String]) -> Result<String, String> {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
-        Ok(text) => {
+        Ok(output) => {
             // A closed pipe (isoperf … | head) is not an error worth a panic.
             use std::io::Write;
-            let _ = writeln!(std::io::stdout(), "{text}");
+            let _ = match output {
+                Output::Text(text) => writeln!(std::io::stdout(), "{text}"),
+                Output::Bytes(bytes) => std::io::stdout().write_all(&bytes),
+            };
             ExitCode::SUCCESS
         }
         Err(msg) => {

@@ -1,6 +1,7 @@
 //! Engines that work on any model through [`crate::model::AnyModel`]:
-//! sweeps, iso-maps and the contouring behind them. No model is named here.
+//! sweeps, iso-maps, the contouring behind them and the map image's layout. No model is named here.
 
 pub mod contour;
 pub mod isomap;
+pub mod map_layout;
 pub mod sweep;

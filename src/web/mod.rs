@@ -257,6 +257,34 @@ pub fn iso_lines(values: &[f64], request: JsValue) -> Result<JsValue, JsValue> {
     Ok(out.into())
 }
 
+/// The image of a computed map laid out `width` CSS px wide: `{width,
+/// height, plot, nx, ny, scale, labels, x_ticks, y_ticks, title, x_title,
+/// y_title, bar, bar_ticks}` plus `pixels` and `barPixels`
+/// (`Uint8ClampedArray`, RGBA, top row first) and `isolines` (`[{level,
+/// lines: [Float64Array x0, y0, …]}]`, CSS px). The page blits the pixels
+/// and draws the rest as laid out.
+#[wasm_bindgen(js_name = mapLayout)]
+pub fn map_layout(model_id: &str, request: JsValue, values: &[f64], width: f64) -> Result<JsValue, JsValue> {
+    let r = map_request(request)?;
+    let layout = api::map_layout(model_id, &r, values, width).map_err(|e| map_error(&e))?;
+    let out = encode(&layout)?;
+    js_sys::Reflect::set(&out, &"pixels".into(), &js_sys::Uint8ClampedArray::from(layout.pixels.as_slice()))?;
+    js_sys::Reflect::set(&out, &"barPixels".into(), &js_sys::Uint8ClampedArray::from(layout.bar_pixels.as_slice()))?;
+    let isolines = js_sys::Array::new();
+    for (level, lines) in &layout.isolines {
+        let list = js_sys::Array::new();
+        for line in lines {
+            list.push(&js_sys::Float64Array::from(line.as_slice()));
+        }
+        let o = js_sys::Object::new();
+        js_sys::Reflect::set(&o, &"level".into(), &(*level).into())?;
+        js_sys::Reflect::set(&o, &"lines".into(), &list)?;
+        isolines.push(&o);
+    }
+    js_sys::Reflect::set(&out, &"isolines".into(), &isolines)?;
+    Ok(out)
+}
+
 /// The `n` sample values of a map axis `KEY:MIN:MAX[:log]`, exactly as the
 /// map engine uses them.
 #[wasm_bindgen(js_name = isoAxis)]
