@@ -86,5 +86,35 @@ fn scaling(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, pmm, dlt, pipeline, scaling);
+/// One keystroke of the page at each model's defaults: the calls it made
+/// before (check, evaluate, tables, remarks, each chart: one solve each)
+/// against one report and the charts drawn from its evaluation.
+fn keystroke(c: &mut Criterion) {
+    for model in isoperf::models::MODELS {
+        let spec = model.spec();
+        let raw = RawParams::new();
+        c.bench_function(&format!("{}/keystroke, five separate calls", spec.id), |b| {
+            b.iter(|| {
+                api::check(spec.id, black_box(&raw)).unwrap();
+                api::evaluate(spec.id, &raw).unwrap();
+                api::tables(spec.id, &raw).unwrap();
+                api::remarks(spec.id, &raw).unwrap();
+                for chart in spec.charts {
+                    api::chart(spec.id, chart.id, &raw).unwrap();
+                }
+            })
+        });
+        c.bench_function(&format!("{}/keystroke, one report", spec.id), |b| {
+            b.iter(|| {
+                let session = api::Session::default();
+                session.report(spec.id, black_box(&raw)).unwrap();
+                for chart in spec.charts {
+                    session.chart(spec.id, chart.id, &raw).unwrap();
+                }
+            })
+        });
+    }
+}
+
+criterion_group!(benches, pmm, dlt, pipeline, scaling, keystroke);
 criterion_main!(benches);

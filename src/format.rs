@@ -25,7 +25,7 @@ pub fn field_text(x: f64) -> String {
     }
 }
 
-/// `x` rounded to `digits` significant figures (1 to 17) as decimal digits
+/// `x` rounded to `digits` significant figures (1 to 15) as decimal digits
 /// and the decade of the first: ("6764", -8) for 6.7644e-8. Ties round away from
 /// zero, as JavaScript's `toPrecision` does (Rust's own formatting rounds
 /// them to even).
@@ -42,7 +42,11 @@ fn significant(x: f64, digits: usize) -> (String, i32) {
         let tail = ds.get(digits..).unwrap_or("");
         (tail.starts_with('5') && tail.bytes().skip(1).all(|b| b == b'0')).then_some((ds, exp))
     };
-    let tie = is_tie(digits + 20).and_then(|_| is_tie(800));
+    // Cheap first: a tie's shortest round-trip text is its exact value,
+    // `digits` + 1 significant figures ending in 5 (for digits ≤ 15).
+    let (shortest, _) = split(format!("{a:e}"));
+    let maybe = shortest.len() == digits + 1 && shortest.ends_with('5');
+    let tie = if maybe { is_tie(800) } else { None };
     let Some((ds, exp)) = tie else { return split(format!("{:.*e}", digits - 1, a)) };
     // Round the kept digits up (Rust rounded an even one down).
     let mut kept: Vec<u8> = ds.bytes().take(digits).collect();
@@ -80,7 +84,7 @@ pub fn number(x: f64, digits: usize) -> String {
     if x.fract() == 0.0 && x.abs() < 1e7 {
         return format!("{x}");
     }
-    let digits = digits.clamp(1, 17);
+    let digits = digits.clamp(1, 15);
     let (ds, decade) = significant(x, digits);
     let sign = if x < 0.0 { "-" } else { "" };
     if (-3..digits as i32).contains(&decade) {
