@@ -156,6 +156,14 @@ pub struct Analysis {
     pub suggest: Vec<(&'static str, f64)>,
     /// Everything computed, for export as JSON.
     pub result: serde_json::Value,
+    /// The tables as CSV, for export.
+    pub csv: String,
+}
+
+impl Analysis {
+    pub fn new(tables: Vec<Table>, suggest: Vec<(&'static str, f64)>, result: serde_json::Value) -> Self {
+        Analysis { csv: crate::table::to_csv(&tables), tables, suggest, result }
+    }
 }
 
 /// A performance model, as its author writes it.

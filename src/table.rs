@@ -32,3 +32,41 @@ pub struct Row {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub remark: Option<String>,
 }
+
+/// Tables as CSV: for each, its title, its columns, its rows and a blank
+/// line; a cell with a comma, quote or line break is quoted.
+pub fn to_csv(tables: &[Table]) -> String {
+    fn cell(c: &str) -> String {
+        if c.contains([',', '"', '\n']) {
+            format!("\"{}\"", c.replace('"', "\"\""))
+        } else {
+            c.to_string()
+        }
+    }
+    let mut lines = Vec::new();
+    for t in tables {
+        lines.push(cell(&t.title));
+        lines.push(t.columns.iter().map(|c| cell(c)).collect::<Vec<_>>().join(","));
+        lines.extend(t.rows.iter().map(|r| r.cells.iter().map(|c| cell(c)).collect::<Vec<_>>().join(",")));
+        lines.push(String::new());
+    }
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_quotes_what_needs_it() {
+        let t = Table {
+            id: "t",
+            title: "Fit, eq. (1)".into(),
+            caption: String::new(),
+            columns: vec!["a".into(), "b".into()],
+            rows: vec![Row { cells: vec!["C1".into(), "[1, 2] \"s\"".into()], status: Status::Plain, remark: None }],
+            notes: Vec::new(),
+        };
+        assert_eq!(to_csv(&[t]), "\"Fit, eq. (1)\"\na,b\nC1,\"[1, 2] \"\"s\"\"\"\n");
+    }
+}

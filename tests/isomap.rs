@@ -300,3 +300,24 @@ fn the_cli_writes_the_map_image_as_svg_and_png() {
     // IHDR: 64 × 64, RGBA.
     assert_eq!(&png.stdout[16..24], &[0, 0, 0, 64, 0, 0, 0, 64]);
 }
+
+#[test]
+fn the_grid_csv_has_a_line_per_node_and_empty_gaps() {
+    let mut r = request("efficiency", "m:1:1000:log", "V:1000:1e13:log", &[0.5]);
+    r.nx = 16;
+    r.ny = 12;
+    let m = api::iso_map("dlt", &RawParams::new(), &r).unwrap();
+    let csv = isoperf::engine::isomap::grid_csv(&r, &m.values);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "m,V,efficiency");
+    assert_eq!(lines.len(), 16 * 12 + 1);
+    assert!(lines[1].starts_with("1,1000,"), "{}", lines[1]);
+    for (k, line) in lines[1..].iter().enumerate() {
+        let cells: Vec<&str> = line.split(',').collect();
+        match m.values[k] {
+            v if v.is_finite() => assert_eq!(cells[2].parse::<f64>().unwrap(), v, "line {}", k + 2),
+            _ => assert_eq!(cells[2], "", "line {}", k + 2),
+        }
+    }
+    assert!(m.gaps > 0, "the corner m = 1000, V = 1000 is infeasible: a gap");
+}

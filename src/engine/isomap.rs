@@ -3,6 +3,7 @@
 //! isolines by marching squares, in parameter units.
 
 use std::fmt;
+use std::fmt::Write as _;
 use std::ops::Range;
 
 use serde::Serialize;
@@ -284,4 +285,19 @@ fn generic_field(
             }
         }
     }
+}
+
+/// A computed grid as CSV: `x,y,output` and a line per node (x fastest),
+/// the coordinates as the engine sampled them, an empty cell for a gap.
+pub fn grid_csv(request: &MapRequest, values: &[f64]) -> String {
+    let xs = request.x.values(request.nx);
+    let ys = request.y.values(request.ny);
+    let mut out = format!("{},{},{}", request.x.key, request.y.key, request.output);
+    for (j, y) in ys.iter().enumerate() {
+        for (i, x) in xs.iter().enumerate() {
+            let v = values.get(j * request.nx + i).copied().filter(|v| v.is_finite());
+            let _ = write!(out, "\n{x},{y},{}", v.map(|v| v.to_string()).unwrap_or_default());
+        }
+    }
+    out
 }

@@ -285,6 +285,12 @@ pub fn map_layout(model_id: &str, request: JsValue, values: &[f64], width: f64) 
     Ok(out)
 }
 
+/// A computed map's grid as CSV (`x,y,output`, a line per node, gaps empty).
+#[wasm_bindgen(js_name = mapCsv)]
+pub fn map_csv(request: JsValue, values: &[f64]) -> Result<String, JsValue> {
+    Ok(isomap::grid_csv(&map_request(request)?, values))
+}
+
 /// The `n` sample values of a map axis `KEY:MIN:MAX[:log]`, exactly as the
 /// map engine uses them.
 #[wasm_bindgen(js_name = isoAxis)]

@@ -273,20 +273,20 @@ impl Model for Scaling {
         match dataset {
             "timings" => {
                 let f = fit_text(text)?;
-                Ok(Analysis {
-                    tables: views::fit_tables(&f, &points(text)?),
-                    suggest: vec![("C0", f.c0.value), ("C1", f.c1.value), ("C2", f.c2.value)],
-                    result: serde_json::to_value(&f).map_err(|e| AnalysisError::general(e.to_string()))?,
-                })
+                Ok(Analysis::new(
+                    views::fit_tables(&f, &points(text)?),
+                    vec![("C0", f.c0.value), ("C1", f.c1.value), ("C2", f.c2.value)],
+                    serde_json::to_value(&f).map_err(|e| AnalysisError::general(e.to_string()))?,
+                ))
             }
             "throttling" => {
                 let ctis = p.list("cti").unwrap_or(&[]).to_vec();
                 let d = demand_text(text, &ctis, num(p, "p_base")?, num(p, "p_target")?)?;
-                Ok(Analysis {
-                    tables: views::demand_tables(&d),
-                    suggest: Vec::new(),
-                    result: serde_json::to_value(&d).map_err(|e| AnalysisError::general(e.to_string()))?,
-                })
+                Ok(Analysis::new(
+                    views::demand_tables(&d),
+                    Vec::new(),
+                    serde_json::to_value(&d).map_err(|e| AnalysisError::general(e.to_string()))?,
+                ))
             }
             other => {
                 Err(AnalysisError::general(format!("scaling has no data set '{other}'; known: timings, throttling")))
