@@ -148,24 +148,14 @@ fn bad_requests_are_clear_errors() {
     assert_eq!(e.field, "A");
 }
 
+/// The lecture's isoefficiency map of dlt, as the CLI takes it.
+const DLT_MAP: [&str; 8] = ["map", "dlt", "--output", "efficiency", "--x", "m:1:1000:log", "--y", "V:1e3:1e13:log"];
+
 #[test]
 fn the_cli_prints_the_map_as_json() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_isoperf"))
-        .args([
-            "map",
-            "dlt",
-            "--output",
-            "efficiency",
-            "--x",
-            "m:1:1000:log",
-            "--y",
-            "V:1e3:1e13:log",
-            "--levels",
-            "0.9,0.99",
-            "--grid",
-            "64x48",
-            "C=1e-6",
-        ])
+        .args(DLT_MAP)
+        .args(["--levels", "0.9,0.99", "--grid", "64x48", "C=1e-6"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -264,21 +254,8 @@ fn the_map_image_is_laid_out_without_overlaps() {
 #[test]
 fn the_cli_writes_the_map_image_as_svg_and_png() {
     let bin = env!("CARGO_BIN_EXE_isoperf");
-    let args = [
-        "map",
-        "dlt",
-        "--output",
-        "efficiency",
-        "--x",
-        "m:1:1000:log",
-        "--y",
-        "V:1e3:1e13:log",
-        "--levels",
-        "0.5,0.9,0.99",
-        "--grid",
-        "64x64",
-    ];
-    let svg = std::process::Command::new(bin).args(args).args(["--svg", "--width", "640"]).output().unwrap();
+    let args: Vec<&str> = DLT_MAP.iter().copied().chain(["--levels", "0.5,0.9,0.99", "--grid", "64x64"]).collect();
+    let svg = std::process::Command::new(bin).args(&args).args(["--svg", "--width", "640"]).output().unwrap();
     assert!(svg.status.success(), "{}", String::from_utf8_lossy(&svg.stderr));
     let svg = String::from_utf8(svg.stdout).unwrap();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
@@ -294,7 +271,7 @@ fn the_cli_writes_the_map_image_as_svg_and_png() {
             "{level}"
         );
     }
-    let png = std::process::Command::new(bin).args(args).arg("--png").output().unwrap();
+    let png = std::process::Command::new(bin).args(&args).arg("--png").output().unwrap();
     assert!(png.status.success());
     assert_eq!(&png.stdout[..8], &[0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a]);
     // IHDR: 64 × 64, RGBA.
