@@ -18,7 +18,7 @@ import { buildDatasets, loadExample, onDatasetEvent, scheduleAnalyses } from './
 
 /** The page's number format (Rust's), for tests and authors. */
 export const formatNumber = (x, digits = 4) => wasm.formatNumber(x, digits);
-/** A value in base units as the unit hints show it: six figures, without trailing zeros (1.28 × 10⁹, 23720). */
+/** A value in base units as Rust's unit hints show it: six figures, without trailing zeros (1.28 × 10⁹, 23720); for tests. */
 export const formatBase = (x) => formatNumber(x, 6).replace(/(\.\d*?)0+(?= ×|$)/, '$1').replace(/\.(?= ×|$)/, '');
 
 function buildTabs() {
