@@ -40,8 +40,12 @@ function showModel(model) {
   buildDatasets(model);
 }
 
-/** After every change of the form: one report, then everything that follows from it. */
-function update() {
+/**
+ * After every change of the form: one report, then everything that follows
+ * from it. `fromMap`: a map preset changed the form; its map is sent at once
+ * (before the page is redrawn) and the charts wait for it.
+ */
+function update({ fromMap = false } = {}) {
   let r;
   try {
     r = wasm.report(state.model.id, { ...state.values });
@@ -51,14 +55,14 @@ function update() {
   state.results = r;
   writeHash();
   if (state.model.datasets.length) scheduleAnalyses();
-  requestMap();
+  requestMap(fromMap ? 0 : undefined);
   requestSweeps();
   showFields(r.fields);
   const general = showFieldErrors(r.problems);
   const atFields = r.problems.length - general.length;
   const reason = !r.problems.length ? '' : atFields ? `fix the highlighted field${atFields > 1 ? 's' : ''}.` : general.join(' ');
   showResults(r, reason);
-  scheduleCharts();
+  scheduleCharts({ afterMap: fromMap });
 }
 
 function loadFromHash() {
@@ -94,9 +98,7 @@ function wire() {
   for (const type of ['input', 'change', 'click']) $('datasets').addEventListener(type, (e) => onDatasetEvent(e) && update());
   for (const type of ['change', 'click']) {
     $('map').addEventListener(type, (e) => {
-      if (!onMapEvent(e)) return;
-      update(); // a map preset put values in the form
-      requestMap(0);
+      if (onMapEvent(e)) update({ fromMap: true }); // a map preset put values in the form
     });
   }
   $('map').addEventListener('mousemove', (e) => e.target.classList.contains('map-canvas') && onMapHover(e));

@@ -22,12 +22,32 @@ export function buildCharts(model) {
   state.sweeps.curves = {};
 }
 
-/** Draws the charts in the next frame; `resized` redraws the sweeps too. */
-export function scheduleCharts({ resized = false } = {}) {
-  state.charts.all ||= resized;
-  cancelAnimationFrame(state.charts.frame);
-  state.charts.frame = requestAnimationFrame(drawCharts);
+/**
+ * Draws the charts in the next frame; `resized` redraws the sweeps too.
+ * `afterMap` (a map preset that changed the form) waits for the map first:
+ * the charts are drawn in the frame after the map is painted (or after
+ * MAP_WAIT ms, whichever comes first), so they do not hold the map back.
+ */
+export function scheduleCharts({ resized = false, afterMap = false } = {}) {
+  const c = state.charts;
+  c.all ||= resized;
+  cancelAnimationFrame(c.frame);
+  clearTimeout(c.wait);
+  c.afterMap = afterMap;
+  if (afterMap) c.wait = setTimeout(scheduleCharts, MAP_WAIT);
+  else c.frame = requestAnimationFrame(drawCharts);
 }
+
+/** The map worker answered: charts waiting for it are drawn in the frame after the next. */
+export function mapAnswered() {
+  if (!state.charts.afterMap) return;
+  clearTimeout(state.charts.wait);
+  state.charts.afterMap = false;
+  state.charts.frame = requestAnimationFrame(() => { state.charts.frame = requestAnimationFrame(drawCharts); });
+}
+
+/** Milliseconds the charts wait for a map (a slow map does not hold them longer). */
+const MAP_WAIT = 250;
 
 function drawCharts() {
   const ratio = dpr();

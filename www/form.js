@@ -25,6 +25,16 @@ export function presetText(value) {
   return Array.isArray(value) ? listText(value.map(fieldText)) : value;
 }
 
+/**
+ * The parameters whose text differs from the default (the last report's
+ * `changed`, as in the URL): what the workers need, since a missing key
+ * takes its default, and far cheaper to decode per call than the whole form.
+ */
+export function changedValues() {
+  if (!state.results) return { ...state.values };
+  return Object.fromEntries(state.results.changed.map((k) => [k, state.values[k]]));
+}
+
 /** The form's text for every parameter at its default (empty where a fallback applies). */
 export function defaultsOf(model) {
   const v = {};

@@ -11,9 +11,12 @@ import { fieldText, formatNumber } from './wasm.js';
 import { GRIDS, paint, parseAxis, readout } from './map.js';
 import { workerClient } from './worker-client.js';
 import { writeHash } from './hash.js';
-import { presetText, fillForm } from './form.js';
+import { changedValues, fillForm, presetText } from './form.js';
+import { mapAnswered } from './charts.js';
 
 const box = () => $('map');
+/** Milliseconds a map computes before its progress bar shows. */
+const PROGRESS_DELAY = 100;
 
 function presetRequest(preset) {
   return { output: preset.output, x: preset.x, y: preset.y, levels: [...preset.levels], nx: preset.grid, ny: preset.grid };
@@ -160,9 +163,11 @@ function sendMap() {
   m.client ??= workerClient(new URL('./map-worker.js', import.meta.url), { onProgress, onAnswer, onError });
   m.sent = { ...m.request };
   const progress = box().querySelector('.map-progress');
-  progress.hidden = false;
   progress.value = 0;
-  m.client.send({ model: state.model.id, params: { ...state.values }, request: m.sent });
+  // The bar shows only for a map that takes a while: a quick one moves nothing on the page.
+  clearTimeout(m.progressTimer);
+  m.progressTimer = setTimeout(() => { progress.hidden = false; }, PROGRESS_DELAY);
+  m.client.send({ model: state.model.id, params: changedValues(), request: m.sent });
 }
 
 function onProgress(data) {
@@ -176,12 +181,14 @@ function onProgress(data) {
 
 function onAnswer(data) {
   const panel = box();
+  clearTimeout(state.map.progressTimer);
   panel.querySelector('.map-progress').hidden = true;
   if (data.error) {
     // A refused request (an empty range): its message, and the map stale until fixed.
     state.map.invalid = true;
     panel.querySelector('.map-error').textContent = data.error;
     panel.querySelector('.map-canvas').classList.add('stale');
+    mapAnswered();
     return;
   }
   state.map.invalid = false;
@@ -190,6 +197,7 @@ function onAnswer(data) {
   const r = state.map.sent;
   state.map.result = { ...r, values: data.values, isolines: data.isolines, xs: data.xs, ys: data.ys, x: parseAxis(r.x), y: parseAxis(r.y) };
   paintMap();
+  mapAnswered();
 }
 
 function onError(e) {

@@ -17,16 +17,21 @@ export const state = {
   results: null,
   /** Why there are no results ('' when there are). */
   blocked: '',
-  /** Charts wait for the next animation frame; `all` also redraws the sweeps (a new size). */
-  charts: { frame: 0, all: false, width: 0 },
+  /**
+   * Charts wait for the next animation frame (`frame`), or for the map (`afterMap`,
+   * at most until the `wait` timer); `all` also redraws the sweeps (a new
+   * size); `width` is the charts' last width.
+   */
+  charts: { frame: 0, wait: 0, afterMap: false, all: false, width: 0 },
   /** Sweeps: the worker client, the debounce timer, the curves drawn and the parameters they were computed for. */
   sweeps: { client: null, timer: 0, curves: {}, sent: null },
   /**
    * The iso-map panel: its request, whether the user changed it from the
    * model's first preset, the request in the worker, the last result and its
-   * geometry (for hover readouts), and whether the current request was refused.
+   * geometry (for hover readouts), whether the current request was refused,
+   * and the timers that send a request and show its progress bar.
    */
-  map: { request: null, custom: false, sent: null, result: null, geometry: null, invalid: false, client: null, timer: 0 },
+  map: { request: null, custom: false, sent: null, result: null, geometry: null, invalid: false, client: null, timer: 0, progressTimer: 0 },
   /** The data panels: text and chosen example of each data set, its last analysis, the debounce timer. */
   data: { text: {}, example: {}, analysis: {}, timer: 0 },
 };

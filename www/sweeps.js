@@ -7,6 +7,7 @@ import { dpr, el, sizeCanvas } from './dom.js';
 import { state } from './state.js';
 import { drawSweep } from './wasm.js';
 import { workerClient } from './worker-client.js';
+import { changedValues } from './form.js';
 
 const figureOf = (id) => document.querySelector(`#charts .sweep[data-sweep="${CSS.escape(id)}"]`);
 
@@ -30,7 +31,7 @@ export function requestSweeps() {
 function sendSweeps() {
   const s = state.sweeps;
   s.client ??= workerClient(new URL('./sweep-worker.js', import.meta.url), { onProgress, onAnswer, onError });
-  s.sent = { ...state.values };
+  s.sent = changedValues();
   for (const fig of document.querySelectorAll('#charts .sweep')) {
     const progress = fig.querySelector('.sweep-progress');
     progress.value = 0;

@@ -9,14 +9,16 @@
 
 import { startWorker } from './wasm.js';
 
-/** Resolves after the messages already queued for this worker (a task, without setTimeout's clamping). */
+/**
+ * A task of its own, without setTimeout's clamping: `pause()` resolves after
+ * the messages already queued for this worker (a newer request) were handled.
+ */
+const channel = new MessageChannel();
+const waiting = [];
+channel.port1.onmessage = () => waiting.shift()?.();
 function pause() {
   return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
+    waiting.push(resolve);
     channel.port2.postMessage(null);
   });
 }
