@@ -1,7 +1,8 @@
 // The data panels of a model's data sets (measured runs as CSV): pasted,
 // loaded from a file or an example, analysed by Rust (analyze) after the
 // user pauses typing, with tables, charts, "use the fitted coefficients"
-// and CSV / JSON export. Text, example and analysis live in state.data.
+// and CSV / JSON export (both written by Rust). Text, example and analysis
+// live in state.data.
 
 import { $, download, dpr, el, sizeCanvas } from './dom.js';
 import { state } from './state.js';
@@ -130,8 +131,6 @@ function setDatasetText(datasetId, text, fromExample = false) {
   scheduleAnalyses(0);
 }
 
-const csvCell = (c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c);
-
 /** Input, change or click in a data panel. True when the fitted coefficients went into the form. */
 export function onDatasetEvent(event) {
   const section = event.target.closest('.dataset');
@@ -162,8 +161,7 @@ export function onDatasetEvent(event) {
     if (b.classList.contains('export-json')) {
       download(`isoperf-${state.model.id}-${id}.json`, 'application/json', JSON.stringify(a.result, null, 2));
     } else if (b.classList.contains('export-csv')) {
-      const lines = a.tables.flatMap((tb) => [csvCell(tb.title), tb.columns.map(csvCell).join(','), ...tb.rows.map((r) => r.cells.map(csvCell).join(',')), '']);
-      download(`isoperf-${state.model.id}-${id}.csv`, 'text/csv', lines.join('\n'));
+      download(`isoperf-${state.model.id}-${id}.csv`, 'text/csv', a.csv);
     }
   }
   return false;

@@ -7,7 +7,7 @@
 
 import { $, download, dpr, el } from './dom.js';
 import { state } from './state.js';
-import { fieldText, formatNumber } from './wasm.js';
+import { fieldText, formatNumber, mapCsv } from './wasm.js';
 import { GRIDS, paint, parseAxis, readout } from './map.js';
 import { workerClient } from './worker-client.js';
 import { writeHash } from './hash.js';
@@ -105,12 +105,7 @@ function readMapControls() {
 function exportCsv() {
   const m = state.map.result;
   if (!m) return;
-  const lines = [`${m.x.key},${m.y.key},${m.output}`];
-  for (let j = 0; j < m.ny; j++) for (let i = 0; i < m.nx; i++) {
-    const v = m.values[j * m.nx + i];
-    lines.push(`${m.xs[i]},${m.ys[j]},${Number.isFinite(v) ? v : ''}`);
-  }
-  download(`isoperf-${state.model.id}-map.csv`, 'text/csv', lines.join('\n'));
+  download(`isoperf-${state.model.id}-map.csv`, 'text/csv', mapCsv(m.request, m.values));
 }
 
 /**
@@ -195,7 +190,7 @@ function onAnswer(data) {
   panel.querySelector('.map-error').textContent = '';
   // Paint with the request that produced these values, not a newer one.
   const r = state.map.sent;
-  state.map.result = { ...r, values: data.values, isolines: data.isolines, xs: data.xs, ys: data.ys, x: parseAxis(r.x), y: parseAxis(r.y) };
+  state.map.result = { ...r, request: r, values: data.values, isolines: data.isolines, x: parseAxis(r.x), y: parseAxis(r.y) };
   paintMap();
   mapAnswered();
 }

@@ -1,10 +1,10 @@
 // Computes iso-maps off the main thread, band by band, so the page never
 // freezes: it reports progress after each band and drops a request as soon
 // as a newer one arrives (the user dragging a value). A request the engine
-// refuses (an empty range) is answered at once and cancels nothing. The grid,
-// its isolines and its axes go back as transferred buffers.
+// refuses (an empty range) is answered at once and cancels nothing. The grid
+// and its isolines go back as transferred buffers.
 
-import { isoAxis, isoLines, isoMapRows } from './wasm.js';
+import { isoLines, isoMapRows } from './wasm.js';
 import { serve } from './worker-serve.js';
 
 /** Nodes per band: small enough to report progress often, large enough to be cheap. */
@@ -26,10 +26,7 @@ serve({
     }
     if (!job.current()) return;
     const isolines = isoLines(values, request);
-    // The node coordinates as the engine computed them (for export).
-    const xs = isoAxis(request.x, request.nx);
-    const ys = isoAxis(request.y, request.ny);
-    const buffers = [values, xs, ys, ...isolines.flatMap((iso) => iso.lines)].map((a) => a.buffer);
-    job.post({ done: true, values, isolines, xs, ys }, buffers);
+    const buffers = [values, ...isolines.flatMap((iso) => iso.lines)].map((a) => a.buffer);
+    job.post({ done: true, values, isolines }, buffers);
   },
 });
