@@ -8,7 +8,7 @@
 import { state } from './state.js';
 
 /**
- * Starts the worker at `url`; returns {send(payload) -> id, latest() -> id}.
+ * Starts the worker at `url`; returns {send(payload) -> id}.
  * Handlers: onProgress(data), onAnswer(data), onError(event).
  */
 export function workerClient(url, { onProgress, onAnswer, onError }) {
@@ -31,6 +31,5 @@ export function workerClient(url, { onProgress, onAnswer, onError }) {
       worker.postMessage(message);
       return client.id;
     },
-    latest: () => client.id,
   };
 }
