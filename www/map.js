@@ -18,6 +18,12 @@ function colour(t) {
   return VIRIDIS[k].map((c, i) => Math.round(c + f * (VIRIDIS[k + 1][i] - c)));
 }
 
+/** An opaque pixel as one word of an ImageData's Uint32Array view (bytes R, G, B, A in memory). */
+const rgba = ([r, g, b]) => new Uint32Array(new Uint8ClampedArray([r, g, b, 255]).buffer)[0];
+/** The colour map at 256 steps, as RGBA words; grey for a blank node. */
+const LUT = Uint32Array.from({ length: 256 }, (_, k) => rgba(colour(k / 255)));
+const GAP = rgba([232, 232, 232]);
+
 /** "KEY:MIN:MAX[:log]" ⇄ {key, min, max, log}. */
 export function parseAxis(text) {
   const [key, min, max, log] = String(text ?? '').split(':');
@@ -97,25 +103,26 @@ export function paint(canvas, map, labels, dpr) {
   const finite = { length: count };
   if (!count) { min = 0; max = 1; }
   const logColour = min > 0 && max / min > 1e3;
-  const scale = (v) => (logColour ? (Math.log(v) - Math.log(min)) / (Math.log(max) - Math.log(min) || 1) : (v - min) / (max - min || 1));
+  // Colour position in [0, 1]: log(v) or v, from min to max (the same arithmetic per pixel and for the bar).
+  const lo = logColour ? Math.log(min) : min;
+  const span = (logColour ? Math.log(max) - Math.log(min) : max - min) || 1;
+  const scale = (v) => ((logColour ? Math.log(v) : v) - lo) / span;
 
-  // The colour field: one pixel per grid node, painted once, scaled up; a
-  // 256-entry table spares a colour computation per pixel.
-  const lut = new Uint8ClampedArray(256 * 3);
-  for (let k = 0; k < 256; k++) lut.set(colour(k / 255), 3 * k);
+  // The colour field: one pixel per grid node, written as one 32-bit RGBA
+  // word from a 256-entry table, painted once and scaled up.
   const image = new ImageData(nx, ny);
-  const px32 = image.data;
+  const words = new Uint32Array(image.data.buffer);
   for (let j = 0; j < ny; j++) {
+    const row = j * nx;
+    const out = (ny - 1 - j) * nx;
     for (let i = 0; i < nx; i++) {
-      const v = values[j * nx + i];
-      const o = ((ny - 1 - j) * nx + i) * 4;
-      if (Number.isFinite(v)) {
-        const k = 3 * Math.max(0, Math.min(255, Math.round(255 * scale(v))));
-        px32[o] = lut[k]; px32[o + 1] = lut[k + 1]; px32[o + 2] = lut[k + 2];
+      const v = values[row + i];
+      if (v - v === 0) { // finite
+        const t = Math.round(255 * (((logColour ? Math.log(v) : v) - lo) / span));
+        words[out + i] = LUT[t < 0 ? 0 : t > 255 ? 255 : t];
       } else {
-        px32[o] = 232; px32[o + 1] = 232; px32[o + 2] = 232;
+        words[out + i] = GAP;
       }
-      px32[o + 3] = 255;
     }
   }
   const off = new OffscreenCanvas(nx, ny);
@@ -187,11 +194,15 @@ export function paint(canvas, map, labels, dpr) {
 
   // Colour bar with the levels marked.
   const bar = { x: plot.x + plot.w + 22, y: plot.y, w: 14, h: plot.h };
-  for (let k = 0; k < bar.h; k++) {
-    const [r, g, b] = colour(1 - k / bar.h);
-    ctx.fillStyle = `rgb(${r},${g},${b})`;
-    ctx.fillRect(bar.x, bar.y + k, bar.w, 1);
-  }
+  // One pixel per CSS row, drawn once, stretched to the bar without smoothing.
+  const strip = new ImageData(1, bar.h);
+  const stripWords = new Uint32Array(strip.data.buffer);
+  for (let k = 0; k < bar.h; k++) stripWords[k] = rgba(colour(1 - k / bar.h));
+  const stripCanvas = new OffscreenCanvas(1, bar.h);
+  stripCanvas.getContext('2d').putImageData(strip, 0, 0);
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(stripCanvas, bar.x, bar.y, bar.w, bar.h);
+  ctx.imageSmoothingEnabled = true;
   ctx.strokeRect(bar.x, bar.y, bar.w, bar.h);
   ctx.font = '10px system-ui, sans-serif';
   ctx.textAlign = 'left'; ctx.textBaseline = 'middle';

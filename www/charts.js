@@ -1,0 +1,72 @@
+// The model's charts: a figure per chart of the registry, drawn by Rust
+// (drawChart) in the animation frame after an edit, one call per figure.
+// A new size or pixel ratio also redraws the sweeps (sweeps.js) from the
+// curves they already have.
+
+import { $, dpr, el, sizeCanvas } from './dom.js';
+import { state } from './state.js';
+import { drawChart } from './wasm.js';
+import { drawSweepFigure, sweepFigure } from './sweeps.js';
+
+/** A chart's figure: canvas, error, note and caption. */
+export function chartFigure(c) {
+  return el('figure', { class: 'chart', 'data-chart': c.id },
+    el('canvas', { role: 'img', 'aria-label': c.title }),
+    el('p', { class: 'chart-error', role: 'status' }),
+    el('p', { class: 'chart-note' }),
+    el('figcaption', {}, el('strong', { text: c.title + '. ' }), c.caption));
+}
+
+export function buildCharts(model) {
+  $('charts').replaceChildren(...model.charts.map(chartFigure), ...model.sweeps.map(sweepFigure));
+  state.sweeps.curves = {};
+}
+
+/**
+ * Draws the charts in the next frame; `resized` redraws the sweeps too.
+ * `afterMap` (a map preset that changed the form) waits for the map first:
+ * the charts are drawn in the frame after the map is painted (or after
+ * MAP_WAIT ms, whichever comes first), so they do not hold the map back.
+ */
+export function scheduleCharts({ resized = false, afterMap = false } = {}) {
+  const c = state.charts;
+  c.all ||= resized;
+  cancelAnimationFrame(c.frame);
+  clearTimeout(c.wait);
+  c.afterMap = afterMap;
+  if (afterMap) c.wait = setTimeout(scheduleCharts, MAP_WAIT);
+  else c.frame = requestAnimationFrame(drawCharts);
+}
+
+/** The map worker answered: charts waiting for it are drawn in the frame after the next. */
+export function mapAnswered() {
+  if (!state.charts.afterMap) return;
+  clearTimeout(state.charts.wait);
+  state.charts.afterMap = false;
+  state.charts.frame = requestAnimationFrame(() => { state.charts.frame = requestAnimationFrame(drawCharts); });
+}
+
+/** Milliseconds the charts wait for a map (a slow map does not hold them longer). */
+const MAP_WAIT = 250;
+
+function drawCharts() {
+  const ratio = dpr();
+  if (state.charts.all) for (const fig of document.querySelectorAll('#charts .sweep')) drawSweepFigure(fig, ratio);
+  state.charts.all = false;
+  const params = { ...state.values };
+  for (const fig of document.querySelectorAll('#charts .chart[data-chart]')) {
+    const canvas = fig.querySelector('canvas');
+    const error = fig.querySelector('.chart-error');
+    sizeCanvas(canvas, ratio);
+    // Charts that need only valid fields still draw while a result is blocked.
+    try {
+      fig.querySelector('.chart-note').textContent = drawChart(canvas, state.model.id, fig.dataset.chart, params, ratio) ?? '';
+      error.textContent = '';
+      fig.classList.remove('stale');
+    } catch (e) {
+      error.textContent = state.blocked ? `Not drawn: ${state.blocked}` : e.message;
+      fig.querySelector('.chart-note').textContent = '';
+      fig.classList.add('stale');
+    }
+  }
+}

@@ -1,0 +1,39 @@
+// DOM helpers shared by the page's modules: element lookup and creation
+// (text always through textContent, never innerHTML), canvas sizing and
+// downloads. Holds no state.
+
+export const $ = (id) => document.getElementById(id);
+
+/** `el('p', {class: 'x', text: 'y', onclick: f}, ...children)`. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'text') node.textContent = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+/** Sizes a chart canvas in device pixels for its CSS width (HiDPI-sharp), at a 0.62 aspect. */
+export function sizeCanvas(canvas, dpr) {
+  const w = Math.max(240, Math.round(canvas.clientWidth || 480));
+  const h = Math.round(w * 0.62);
+  canvas.style.height = `${h}px`;
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(h * dpr);
+}
+
+/** Offers `body` (a string or Blob) as a file named `name`. */
+export function download(name, type, body) {
+  const a = el('a', { href: URL.createObjectURL(new Blob([body], { type })), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+export const dpr = () => window.devicePixelRatio || 1;

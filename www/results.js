@@ -1,0 +1,66 @@
+// The results of the last report: the status line, the output cards (text
+// formatted by Rust), the remarks (on top, at their output or at their
+// field) and the tables. Renders only; knows no model.
+
+import { $, el } from './dom.js';
+import { state } from './state.js';
+
+/** Table cards for `list`, as rendered in #tables and under each data set. */
+export function tableCards(list) {
+  return list.map((t) =>
+    el('section', { class: 'table-card', 'data-table': t.id },
+      el('h3', { text: t.title }),
+      el('p', { class: 'caption', text: t.caption }),
+      el('div', { class: 'table-scroll' },
+        el('table', {},
+          el('thead', {}, el('tr', {}, t.columns.map((c) => el('th', { scope: 'col', text: c })))),
+          el('tbody', {}, t.rows.flatMap((r) => [
+            el('tr', { class: `row-${r.status}` }, r.cells.map((c, i) => el(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row', text: c } : { text: c }))),
+            r.remark ? el('tr', { class: 'remark' }, el('td', { colspan: t.columns.length, text: r.remark })) : null,
+          ])))),
+      t.notes.map((n) => el('p', { class: 'table-note', text: n }))));
+}
+
+function renderOutputs(outputs, display) {
+  $('outputs').replaceChildren(...state.model.outputs.map((o) => {
+    const v = outputs?.[o.key];
+    const shown = display?.[o.key];
+    return el('div', { class: 'output', 'data-output': o.key, title: o.help },
+      el('span', { class: 'output-label', text: o.label }),
+      el('span', { class: 'output-value' }, el('output', { text: shown?.text ?? '—' }), o.unit && v !== null && v !== undefined ? el('span', { class: 'unit', text: ' ' + o.unit }) : null),
+      o.unit === 's' && display ? el('span', { class: 'output-human', text: shown?.human ?? '' }) : null,
+      el('span', { class: 'output-remark' }),
+      el('span', { class: 'output-help', text: o.help }));
+  }));
+}
+
+/** Sentences about the result: warnings on top and at their field, the rest at their output. */
+function renderRemarks(list) {
+  $('remarks').replaceChildren(...list.filter((r) => r.level === 'warning').map((r) => el('p', { class: 'remark-warning', text: r.text })));
+  for (const w of document.querySelectorAll('#form .field-warning, #form .field-note')) w.remove();
+  for (const r of list) {
+    const card = r.key && document.querySelector(`#outputs .output[data-output="${CSS.escape(r.key)}"] .output-remark`);
+    if (card) card.textContent = r.text;
+    // A remark about an input shows at its field (an info remark in the muted style).
+    const field = r.key && !card && document.querySelector(`#form .field[data-key="${CSS.escape(r.key)}"]`);
+    if (field) field.append(el('p', { class: r.level === 'warning' ? 'field-warning' : 'field-note', role: 'status', text: r.text }));
+  }
+}
+
+/**
+ * Shows a report, or the reason there are no results (`reason`; outputs
+ * blank, tables dimmed unless the report still has them).
+ */
+export function showResults(report, reason) {
+  state.blocked = reason;
+  const status = $('status');
+  status.hidden = !reason;
+  status.textContent = reason ? `No results: ${reason}` : '';
+  renderOutputs(report?.outputs ?? null, report?.display ?? null);
+  renderRemarks(report?.remarks ?? []);
+  if (report?.tables) $('tables').replaceChildren(...tableCards(report.tables));
+  $('outputs').classList.toggle('stale', Boolean(reason));
+  const staleTables = !report?.tables;
+  $('tables').classList.toggle('stale', staleTables);
+  $('tables').setAttribute('aria-hidden', staleTables ? 'true' : 'false');
+}

@@ -1,0 +1,37 @@
+// The page's state: ONE object, declared here, holding everything that
+// changes after start-up (the URL's model and form values, the last report,
+// the sweeps, the iso-map panel, the data panels, pending frames and timers,
+// and the wasm module with its call counts). No other module of the page
+// keeps a mutable variable of its own.
+
+export const state = {
+  /** The compiled wasm module (handed to the workers) and calls per export (window.isoperf.calls). */
+  wasm: { module: null, calls: {} },
+  /** The registry from `models()`. */
+  registry: { models: [], byId: new Map() },
+  /** The model shown. */
+  model: null,
+  /** The form: parameter key -> text as typed (or the chosen option's value). */
+  values: {},
+  /** The last `report` for the form: {problems, outputs, display, tables, remarks, fields, changed}. */
+  results: null,
+  /** Why there are no results ('' when there are). */
+  blocked: '',
+  /**
+   * Charts wait for the next animation frame (`frame`), or for the map (`afterMap`,
+   * at most until the `wait` timer); `all` also redraws the sweeps (a new
+   * size); `width` is the charts' last width.
+   */
+  charts: { frame: 0, wait: 0, afterMap: false, all: false, width: 0 },
+  /** Sweeps: the worker client, the debounce timer, the curves drawn and the parameters they were computed for. */
+  sweeps: { client: null, timer: 0, curves: {}, sent: null },
+  /**
+   * The iso-map panel: its request, whether the user changed it from the
+   * model's first preset, the request in the worker, the last result and its
+   * geometry (for hover readouts), whether the current request was refused,
+   * and the timers that send a request and show its progress bar.
+   */
+  map: { request: null, custom: false, sent: null, result: null, geometry: null, invalid: false, client: null, timer: 0, progressTimer: 0 },
+  /** The data panels: text and chosen example of each data set, its last analysis, the debounce timer. */
+  data: { text: {}, example: {}, analysis: {}, timer: 0 },
+};

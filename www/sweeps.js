@@ -1,0 +1,85 @@
+// Sweeps: curves of many evaluations, computed in sweep-worker.js through
+// the shared "latest request wins" client, with a progress bar per figure;
+// each sweep is drawn (drawSweep) when its curves arrive, and again only
+// when its canvas changes size.
+
+import { dpr, el, sizeCanvas } from './dom.js';
+import { state } from './state.js';
+import { drawSweep } from './wasm.js';
+import { workerClient } from './worker-client.js';
+import { changedValues } from './form.js';
+
+const figureOf = (id) => document.querySelector(`#charts .sweep[data-sweep="${CSS.escape(id)}"]`);
+
+export function sweepFigure(s) {
+  return el('figure', { class: 'chart sweep', 'data-sweep': s.id },
+    el('canvas', { role: 'img', 'aria-label': s.title }),
+    el('progress', { class: 'sweep-progress', max: 1, value: 0, hidden: true, 'aria-label': `Computing ${s.title}` }),
+    el('p', { class: 'chart-error', role: 'status' }),
+    el('p', { class: 'chart-note' }),
+    el('figcaption', {}, el('strong', { text: s.title + '. ' }),
+      `${s.values.length} curves of ${s.points} points each, computed off the page in a worker. ${s.caption}`));
+}
+
+/** Recomputes the sweeps for the form, once the user pauses typing. */
+export function requestSweeps() {
+  if (!state.model.sweeps.length) return;
+  clearTimeout(state.sweeps.timer);
+  state.sweeps.timer = setTimeout(sendSweeps, 60);
+}
+
+function sendSweeps() {
+  const s = state.sweeps;
+  s.client ??= workerClient(new URL('./sweep-worker.js', import.meta.url), { onProgress, onAnswer, onError });
+  s.sent = changedValues();
+  for (const fig of document.querySelectorAll('#charts .sweep')) {
+    const progress = fig.querySelector('.sweep-progress');
+    progress.value = 0;
+    progress.hidden = false;
+    fig.dataset.state = 'computing';
+  }
+  s.client.send({ model: state.model.id, params: s.sent, sweeps: state.model.sweeps.map((x) => x.id) });
+}
+
+function onProgress(data) {
+  const fig = figureOf(data.sweep);
+  if (fig) fig.querySelector('.sweep-progress').value = data.progress;
+}
+
+function onAnswer(data) {
+  const fig = figureOf(data.sweep);
+  if (!fig) return;
+  fig.querySelector('.sweep-progress').hidden = true;
+  if (data.error) {
+    delete state.sweeps.curves[data.sweep];
+    fig.dataset.state = 'error';
+    fig.querySelector('.chart-error').textContent = `Not drawn: ${data.error}`;
+    fig.querySelector('.chart-note').textContent = '';
+    fig.classList.add('stale');
+  } else if (data.done) {
+    state.sweeps.curves[data.sweep] = { params: state.sweeps.sent, curves: data.curves };
+    drawSweepFigure(fig, dpr());
+  }
+}
+
+function onError(e) {
+  for (const fig of document.querySelectorAll('#charts .sweep')) fig.querySelector('.chart-error').textContent = `The sweep worker failed: ${e.message}`;
+}
+
+/** Draws a sweep from the curves it has (none yet: nothing to draw). */
+export function drawSweepFigure(fig, ratio) {
+  const done = state.sweeps.curves[fig.dataset.sweep];
+  if (!done) return;
+  const canvas = fig.querySelector('canvas');
+  sizeCanvas(canvas, ratio);
+  try {
+    fig.querySelector('.chart-note').textContent = drawSweep(canvas, state.model.id, fig.dataset.sweep, done.params, done.curves, ratio) ?? '';
+    fig.querySelector('.chart-error').textContent = '';
+    fig.classList.remove('stale');
+    fig.dataset.state = 'done';
+  } catch (e) {
+    fig.querySelector('.chart-error').textContent = e.message;
+    fig.classList.add('stale');
+    fig.dataset.state = 'error';
+  }
+}

@@ -1,0 +1,35 @@
+// The page's side of a worker: "latest request wins". Each request gets a new
+// id; answers to any older request are dropped here; progress reports go to
+// `onProgress`, final answers ({done} or {error}) to `onAnswer`. The first
+// request carries the compiled wasm module (state.wasm.module), so the
+// worker instantiates it once and never fetches or compiles the .wasm.
+// Shared by the sweep and map workers (see worker-serve.js for the other side).
+
+import { state } from './state.js';
+
+/**
+ * Starts the worker at `url`; returns {send(payload) -> id}.
+ * Handlers: onProgress(data), onAnswer(data), onError(event).
+ */
+export function workerClient(url, { onProgress, onAnswer, onError }) {
+  const worker = new Worker(url, { type: 'module' });
+  const client = { id: 0, module: state.wasm.module };
+  worker.onmessage = ({ data }) => {
+    if (data.id !== client.id) return; // an answer to an older request
+    if ('progress' in data) onProgress(data);
+    else onAnswer(data);
+  };
+  worker.onerror = (e) => onError(e);
+  return {
+    send(payload) {
+      client.id += 1;
+      const message = { id: client.id, ...payload };
+      if (client.module) {
+        message.module = client.module;
+        client.module = null;
+      }
+      worker.postMessage(message);
+      return client.id;
+    },
+  };
+}
