@@ -246,6 +246,17 @@ fn the_map_image_is_laid_out_without_overlaps() {
                 at.sort_by(f64::total_cmp);
                 assert!(at.windows(2).all(|w| w[1] - w[0] >= 11.0 - 1e-9), "{tag}: bar labels {:?}", l.bar_ticks);
                 assert!(!l.x_ticks.is_empty() && !l.y_ticks.is_empty(), "{tag}");
+                // Tick labels keep apart: 11 px text at about 0.62 em a character.
+                let mut labelled: Vec<_> = l.x_ticks.iter().filter(|t| !t.text.is_empty()).collect();
+                labelled.sort_by(|a, b| a.at.total_cmp(&b.at));
+                assert!(labelled.len() >= 2, "{tag}: at least the ends of the x axis are labelled");
+                for w in labelled.windows(2) {
+                    let room = (w[0].text.chars().count() + w[1].text.chars().count()) as f64 * 11.0 * 0.62 / 2.0;
+                    assert!(w[1].at - w[0].at >= room, "{tag}: x labels {} and {} touch", w[0].text, w[1].text);
+                }
+                let mut labelled: Vec<f64> = l.y_ticks.iter().filter(|t| !t.text.is_empty()).map(|t| t.at).collect();
+                labelled.sort_by(f64::total_cmp);
+                assert!(labelled.windows(2).all(|w| (w[1] - w[0]).abs() >= 14.0), "{tag}: y labels touch");
             }
         }
     }

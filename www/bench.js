@@ -9,7 +9,7 @@
 //     preset to the map painted (the page's isoperf:map-painted mark) and
 //     to the next frame.
 import {
-  start, loadRegistry, report, check, evaluate, tables, remarks, drawChart, drawSweep, isoMap, isoMapRows, isoLines, sweepPlan, sweepSeries,
+  start, loadRegistry, report, check, evaluate, tables, remarks, drawChart, drawSweep, isoMap, isoMapRows, isoLines, mapLayout, sweepPlan, sweepSeries,
 } from './wasm.js';
 import { defaultsOf, presetText } from './form.js';
 import { paint } from './map.js';
@@ -83,14 +83,14 @@ function exportsAtDefaults(results, canvas) {
     const n = preset.grid;
     const request = { output: preset.output, x: preset.x, y: preset.y, levels: [...preset.levels], nx: n, ny: n };
     const values = isoMapRows(m.id, {}, request, 0, n);
-    const lines = isoLines(values, request);
-    const parse = (t) => { const [key, min, max, log] = t.split(':'); return { key, min: +min, max: +max, log: log === 'log' }; };
-    const map = { ...request, values, isolines: lines, x: parse(request.x), y: parse(request.y) };
+    const width = Math.round(canvas.clientWidth || 640);
+    const layout = mapLayout(m.id, request, values, width);
     run([
       [`${m.id}: map ${preset.id} ${n}×${n}, compute`, () => isoMapRows(m.id, {}, request, 0, n)],
       [`${m.id}: map ${preset.id} ${n}×${n}, ${request.levels.length} isolines`, () => isoLines(values, request)],
       [`${m.id}: map ${preset.id} ${n}×${n}, compute + isolines (isoMap)`, () => isoMap(m.id, {}, request)],
-      [`${m.id}: map ${preset.id}, paint`, () => paint(canvas, map, { x: 'x', y: 'y', title: 't' }, 2)],
+      [`${m.id}: map ${preset.id}, lay out (isolines, pixels, labels: mapLayout)`, () => mapLayout(m.id, request, values, width)],
+      [`${m.id}: map ${preset.id}, paint the layout`, () => paint(canvas, layout, 2)],
     ]);
   }
 }

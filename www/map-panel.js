@@ -7,7 +7,7 @@
 
 import { $, download, dpr, el } from './dom.js';
 import { state } from './state.js';
-import { fieldText, formatNumber, mapCsv } from './wasm.js';
+import { fieldText, formatNumber, mapCsv, mapLayout } from './wasm.js';
 import { GRIDS, paint, parseAxis, readout } from './map.js';
 import { workerClient } from './worker-client.js';
 import { writeHash } from './hash.js';
@@ -190,7 +190,7 @@ function onAnswer(data) {
   panel.querySelector('.map-error').textContent = '';
   // Paint with the request that produced these values, not a newer one.
   const r = state.map.sent;
-  state.map.result = { ...r, request: r, values: data.values, isolines: data.isolines, x: parseAxis(r.x), y: parseAxis(r.y) };
+  state.map.result = { ...r, request: r, values: data.values, x: parseAxis(r.x), y: parseAxis(r.y) };
   paintMap();
   mapAnswered();
 }
@@ -205,13 +205,8 @@ export function paintMap() {
   if (!m || state.map.invalid) return;
   const canvas = box().querySelector('.map-canvas');
   canvas.classList.remove('stale');
-  const label = (key) => {
-    const p = state.model.params.find((q) => q.key === key);
-    const log = key === m.x.key ? m.x.log : m.y.log;
-    return p ? `${p.label}${p.unit ? ` (${p.unit})` : ''}${log ? ', log' : ''}` : key;
-  };
-  const out = state.model.outputs.find((o) => o.key === m.output);
-  state.map.geometry = paint(canvas, m, { x: label(m.x.key), y: label(m.y.key), title: `${out?.label ?? m.output}${out?.unit ? ` (${out.unit})` : ''}` }, dpr());
+  const width = Math.round(canvas.clientWidth || 640);
+  state.map.geometry = paint(canvas, mapLayout(state.model.id, m.request, m.values, width), dpr());
   canvas.dataset.labels = state.map.geometry.labels.join('|');
   performance.clearMarks('isoperf:map-painted');
   performance.mark('isoperf:map-painted');

@@ -2,9 +2,9 @@
 // freezes: it reports progress after each band and drops a request as soon
 // as a newer one arrives (the user dragging a value). A request the engine
 // refuses (an empty range) is answered at once and cancels nothing. The grid
-// and its isolines go back as transferred buffers.
+// goes back as a transferred buffer; the page lays out the image from it.
 
-import { isoLines, isoMapRows } from './wasm.js';
+import { isoMapRows } from './wasm.js';
 import { serve } from './worker-serve.js';
 
 /** Nodes per band: small enough to report progress often, large enough to be cheap. */
@@ -25,8 +25,6 @@ serve({
       await job.pause(); // let a newer request in before the next band
     }
     if (!job.current()) return;
-    const isolines = isoLines(values, request);
-    const buffers = [values, ...isolines.flatMap((iso) => iso.lines)].map((a) => a.buffer);
-    job.post({ done: true, values, isolines }, buffers);
+    job.post({ done: true, values }, [values.buffer]);
   },
 });

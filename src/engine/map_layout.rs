@@ -134,6 +134,8 @@ pub struct MapLayout {
     /// Labels beside the bar: max, min and the levels between them that do
     /// not crowd each other.
     pub bar_ticks: Vec<Tick>,
+    /// Where each level inside the scale crosses the bar (CSS px), labelled or not.
+    pub bar_marks: Vec<f64>,
 }
 
 /// Short text for a tick or level: three significant figures between 1e-3
@@ -183,6 +185,30 @@ pub fn ticks(axis: &MapAxis) -> Vec<f64> {
             let v = k * step;
             out.push(if v.abs() < step * 1e-9 { 0.0 } else { v });
             k += 1.0;
+        }
+    }
+    out
+}
+
+/// Ticks at `values`, placed by `at`, every one marked; a label that would
+/// touch one already kept (its span along the axis from `span`) is left
+/// out, decades (1, 10, 100, …) kept first.
+fn labelled_ticks(values: Vec<f64>, at: impl Fn(f64) -> f64, span: impl Fn(&Tick) -> (f64, f64)) -> Vec<Tick> {
+    let ticks: Vec<Tick> = values.iter().map(|&v| Tick { at: at(v), text: short(v) }).collect();
+    let decade = |v: f64| v > 0.0 && (v.log10() - v.log10().round()).abs() < 1e-9;
+    let mut order: Vec<usize> = (0..ticks.len()).collect();
+    order.sort_by_key(|&k| !values.get(k).is_some_and(|v| decade(*v)));
+    let mut kept: Vec<(f64, f64)> = Vec::new();
+    let mut out = ticks.clone();
+    for k in order {
+        let Some(t) = ticks.get(k) else { continue };
+        let (from, to) = span(t);
+        if kept.iter().any(|&(a, b)| from < b && a < to) {
+            if let Some(o) = out.get_mut(k) {
+                o.text.clear();
+            }
+        } else {
+            kept.push((from, to));
         }
     }
     out
@@ -268,8 +294,11 @@ impl MapLayout {
             }
         }
 
-        let x_ticks = ticks(map.x).into_iter().map(|v| Tick { at: px(v), text: short(v) }).collect();
-        let y_ticks = ticks(map.y).into_iter().map(|v| Tick { at: py(v), text: short(v) }).collect();
+        let x_ticks = labelled_ticks(ticks(map.x), px, |t| {
+            let half = t.text.chars().count() as f64 * 11.0 * CHAR_WIDTH / 2.0 + 3.0;
+            (t.at - half, t.at + half)
+        });
+        let y_ticks = labelled_ticks(ticks(map.y), py, |t| (t.at - 7.0, t.at + 7.0));
 
         let bar = Rect { x: plot.x + plot.w + 22.0, y: plot.y, w: 14.0, h: plot.h };
         let rows = bar.h.max(1.0).round() as usize;
@@ -280,6 +309,7 @@ impl MapLayout {
             })
             .collect();
         let mut bar_ticks = Vec::new();
+        let mut bar_marks = Vec::new();
         if let Some(s) = scale {
             let at = |v: f64| bar.y + bar.h - s.fraction(v) * bar.h;
             bar_ticks.push(Tick { at: bar.y + 4.0, text: short(s.max) });
@@ -290,6 +320,7 @@ impl MapLayout {
                     continue;
                 }
                 let y = at(*level);
+                bar_marks.push(y);
                 if bar_ticks.iter().all(|t| (t.at - y).abs() >= 11.0) {
                     bar_ticks.push(Tick { at: y, text: short(*level) });
                 }
@@ -313,6 +344,7 @@ impl MapLayout {
             bar,
             bar_pixels,
             bar_ticks,
+            bar_marks,
         }
     }
 
@@ -373,6 +405,10 @@ impl MapLayout {
         );
         for t in &self.x_ticks {
             let (x, y) = (t.at, p.y + p.h);
+            if t.text.is_empty() {
+                let _ = write!(s, r##"<line x1="{x:.2}" y1="{y}" x2="{x:.2}" y2="{}" stroke="#212529"/>"##, y + 5.0);
+                continue;
+            }
             let _ = write!(
                 s,
                 r##"<line x1="{x:.2}" y1="{y}" x2="{x:.2}" y2="{}" stroke="#212529"/><text x="{x:.2}" y="{}" font-size="11" text-anchor="middle" dominant-baseline="hanging">{}</text>"##,
