@@ -334,8 +334,8 @@ const CHARTS: &[View<MapReduceEvaluation>] = &[
     View::new("gantt", "Schedule", "Mapper i starts after i start-ups S, maps α_i for A α_i, then in each of its intervals sends γα_i/r to one reducer (γCα_i/r); a reducer's bars are its receive windows, then it reduces for t_red once the shuffle ends.", draw),
 ];
 
-fn draw(e: &MapReduceEvaluation, id: &str) -> Result<Chart, ModelError> {
-    views::chart(id, &e.inputs, &e.result)
+fn draw(e: &MapReduceEvaluation, _gantt: &str) -> Result<Chart, ModelError> {
+    views::gantt(&e.inputs, &e.result)
 }
 
 const R_VALUES: &[f64] = &[10.0, 25.0, 50.0, 100.0, 200.0];

@@ -175,10 +175,8 @@ fn merged(mut spans: Vec<(f64, f64)>, gap: f64) -> Vec<(f64, f64)> {
     out
 }
 
-pub fn chart(id: &str, inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelError> {
-    if id != "gantt" {
-        return Err(ModelError::Unknown { what: "chart", name: id.into(), known: vec!["gantt".into()] });
-    }
+/// The Gantt chart of the schedule.
+pub fn gantt(inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelError> {
     let iv = &inputs.intervals;
     let (m, r) = (iv.m(), iv.r());
     let c = inputs.send_rate();

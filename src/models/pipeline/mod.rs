@@ -150,6 +150,17 @@ fn nearest_divisors(n: u64, g: u64) -> (u64, u64) {
     (lower, higher)
 }
 
+/// Base units per unit chosen in `unit_key` (bytes per MiB, bit/s per Gibit/s).
+fn unit_factor(p: &Params, unit_key: &'static str) -> Result<f64, ModelError> {
+    let chosen = p.require_choice(unit_key)?;
+    SPEC.param(unit_key)
+        .and_then(|spec| match &spec.kind {
+            ParamKind::Choice { options, .. } => options.iter().find(|o| o.value == chosen)?.factor,
+            _ => None,
+        })
+        .ok_or_else(|| ModelError::Unknown { what: "unit", name: chosen.into(), known: vec![] })
+}
+
 fn lg(p: f64) -> f64 {
     p.log2()
 }
@@ -189,15 +200,7 @@ impl Inputs {
     /// Validates the parameters and converts L and C to bytes and bit/s.
     pub fn new(p: &Params) -> Result<Inputs, ModelError> {
         let num = |key: &'static str| p.require_num(key);
-        let factor = |unit_key: &'static str| -> Result<f64, ModelError> {
-            let chosen = p.require_choice(unit_key)?;
-            SPEC.param(unit_key)
-                .and_then(|spec| match &spec.kind {
-                    ParamKind::Choice { options, .. } => options.iter().find(|o| o.value == chosen)?.factor,
-                    _ => None,
-                })
-                .ok_or_else(|| ModelError::Unknown { what: "unit", name: chosen.into(), known: vec![] })
-        };
+        let factor = |unit_key: &'static str| unit_factor(p, unit_key);
         let (n, procs, groups) = (num("N")?, num("P")?, num("groups")?);
         if procs.log2().fract() != 0.0 {
             let below = 2f64.powf(procs.log2().floor());
@@ -249,13 +252,17 @@ impl Inputs {
         })
     }
 
+    /// Whether a hop of `pred` is saturated under the queueing model.
+    fn saturates(&self, pred: &Prediction) -> bool {
+        self.communication == Communication::Queueing && pred.hops.iter().any(|h| h.rho >= 1.0)
+    }
+
     /// Under the queueing model, a saturated hop has no finite delay: an error
     /// at L saying which hop, by how much, and the largest L that fits.
-    fn check_stable(&self, p: &Params) -> Result<(), ParamError> {
-        if self.communication != Communication::Queueing {
+    fn check_stable(&self, pred: &Prediction, p: &Params) -> Result<(), ParamError> {
+        if !self.saturates(pred) {
             return Ok(());
         }
-        let pred = self.predict();
         let Some(worst) = pred.hops.iter().filter(|h| h.rho >= 1.0).max_by(|a, b| a.rho.total_cmp(&b.rho)) else {
             return Ok(());
         };
@@ -542,8 +549,56 @@ impl Model for Pipeline {
 
     fn evaluate(p: &Params) -> Result<PipelineEvaluation, ModelError> {
         let inputs = Inputs::new(p)?;
-        let stable = inputs.check_stable(p);
-        Ok(PipelineEvaluation { prediction: inputs.predict(), inputs, stable })
+        let prediction = inputs.predict();
+        let stable = inputs.check_stable(&prediction, p);
+        Ok(PipelineEvaluation { prediction, inputs, stable })
+    }
+
+    /// Any output over two of the times, sizes and rates (not the counts N,
+    /// P, groups, whose rules the form checks): the inputs once, then per
+    /// point the two values set and eq. (1)-(11) predicted; a saturated
+    /// hop is a gap, as the form withholds its outputs.
+    fn field(output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool {
+        const AXES: [&str; 6] = ["t_comp", "t_merge", "L", "C", "tau", "t_comm_fixed"];
+        let Some(read) = OUTPUTS.iter().find(|o| o.spec.key == output) else { return false };
+        let (Ok(base), Ok(l_factor), Ok(c_factor)) =
+            (Inputs::new(p), unit_factor(p, "L_unit"), unit_factor(p, "C_unit"))
+        else {
+            return false;
+        };
+        if !AXES.contains(&x.0) || !AXES.contains(&y.0) {
+            return false;
+        }
+        let set = |i: &mut Inputs, key: &str, v: f64| match key {
+            "t_comp" => i.t_comp = v,
+            "t_merge" => i.t_merge = v,
+            "L" => i.l_bytes = v * l_factor,
+            "C" => i.c_bps = v * c_factor,
+            "tau" => i.switch.tau = v,
+            _ => {
+                if let Communication::Fixed(_) = i.communication {
+                    i.communication = Communication::Fixed(v);
+                }
+            }
+        };
+        let nx = x.1.len();
+        for (j, &yv) in y.1.iter().enumerate() {
+            for (i, &xv) in x.1.iter().enumerate() {
+                let mut inputs = base;
+                set(&mut inputs, x.0, xv);
+                set(&mut inputs, y.0, yv);
+                let prediction = inputs.predict();
+                let value = if inputs.saturates(&prediction) {
+                    None
+                } else {
+                    read.number(&PipelineEvaluation { inputs, prediction, stable: Ok(()) })
+                };
+                if let Some(o) = out.get_mut(j * nx + i) {
+                    *o = value.filter(|v| v.is_finite()).unwrap_or(f64::NAN);
+                }
+            }
+        }
+        true
     }
 
     /// A saturated hop has no steady state: no delay figures, but the

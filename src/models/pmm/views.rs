@@ -97,7 +97,7 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
         other => Err(ModelError::Unknown {
             what: "chart",
             name: other.into(),
-            known: vec!["time".into(), "efficiency".into(), "overhead".into()],
+            known: super::CHARTS.iter().map(|c| c.spec.id.into()).collect(),
         }),
     }
 }

@@ -66,8 +66,8 @@ const CHARTS: &[View<ScalingEvaluation>] = &[
     View::new("components", "Completion time and its terms vs p", "Eq. (1) and its processing and communication terms (log axes); the ring marks the current p, the dashed line the crossover (C1/C2)².", draw),
 ];
 
-fn draw(e: &ScalingEvaluation, id: &str) -> Result<Chart, ModelError> {
-    views::components_chart(id, e.c, e.p)
+fn draw(e: &ScalingEvaluation, _components: &str) -> Result<Chart, ModelError> {
+    views::components_chart(e.c, e.p)
 }
 
 pub(crate) const FIT_CHARTS: &[ChartSpec] = &[

@@ -15,10 +15,7 @@ fn grid(lo: f64, hi: f64, n: usize) -> Vec<f64> {
     (0..=n).map(|k| lo * (hi / lo).powf(k as f64 / n as f64)).collect()
 }
 
-pub fn components_chart(id: &str, c: Coefficients, p: f64) -> Result<Chart, ModelError> {
-    if id != "components" {
-        return Err(ModelError::Unknown { what: "chart", name: id.into(), known: vec!["components".into()] });
-    }
+pub fn components_chart(c: Coefficients, p: f64) -> Result<Chart, ModelError> {
     let cross = crossover(c.c1, c.c2);
     let hi = (p * 16.0).max(cross.unwrap_or(1.0) * 4.0).min(1e9);
     let ps = grid(1.0, hi, 200);
