@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use isoperf::api;
-use isoperf::models::pipeline::{hops, Communication, Inputs, Switch};
+use isoperf::models::pipeline::{hops, Inputs, Switch};
 use isoperf::spec::Outputs;
 use proptest::prelude::*;
 
@@ -160,18 +160,19 @@ fn saturation_is_rejected_on_every_hop() {
     let msg = api::evaluate("pipeline", &raw(&leaves)).unwrap_err().to_string();
     assert!(msg.contains("leaf"), "{msg}");
     // The breakdown still shows every ρ and no delay for the saturated hop.
-    let i = Inputs {
-        n: 512.0,
-        p: 8.0,
-        groups: 1.0,
-        t_comp: 1.39,
-        t_merge: 1.39,
-        l_bytes: 20.0 * 1_048_576.0,
-        c_bps: 1.28 * 1_073_741_824.0,
-        switch: Switch::MYRINET,
-        drain: false,
-        communication: Communication::Queueing,
-    };
+    // 20 MiB messages at 1.28 Gibit/s on the paper's Myrinet, queueing.
+    let params = isoperf::models::pipeline::SPEC
+        .parse(&raw(&[
+            ("N", "512"),
+            ("P", "8"),
+            ("t_comp", "1.39"),
+            ("L", "20"),
+            ("L_unit", "MiB"),
+            ("C", "1.28"),
+            ("C_unit", "Gibit/s"),
+        ]))
+        .unwrap();
+    let i = Inputs::new(&params).unwrap();
     let p = i.predict();
     assert!(p.hops[1].rho >= 1.0 && p.hops[1].response.is_none() && p.hops[1].wait.is_none());
     assert!(p.hops[0].rho < 1.0 && p.hops[0].response.is_some());

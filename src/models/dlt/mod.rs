@@ -48,10 +48,10 @@ pub enum Processors {
 /// Valid inputs: lists of equal length, every rate in range.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inputs {
-    pub processors: Processors,
-    pub v: f64,
-    pub power: Power,
-    pub e_target: f64,
+    processors: Processors,
+    v: f64,
+    power: Power,
+    e_target: f64,
 }
 
 impl Inputs {

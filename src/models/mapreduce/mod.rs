@@ -37,19 +37,19 @@ pub const MAX_NODES: usize = 100_000;
 /// Valid inputs in the papers' units.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inputs {
-    pub intervals: Intervals,
+    intervals: Intervals,
     /// A_i = a_map(i) + s_map/lu per mapper.
-    pub a: Vec<f64>,
-    pub s: f64,
-    pub c: f64,
-    pub gamma: f64,
-    pub v: f64,
-    pub a_red: f64,
-    pub s_red: f64,
+    a: Vec<f64>,
+    s: f64,
+    c: f64,
+    gamma: f64,
+    v: f64,
+    a_red: f64,
+    s_red: f64,
     /// The bisection width asked for (the schedule uses min(l, m)).
-    pub l: usize,
+    l: usize,
     /// The field that sets the mapper count: `m`, or `a_map_list` for heterogeneous mappers.
-    pub mappers_key: &'static str,
+    mappers_key: &'static str,
 }
 
 impl Inputs {

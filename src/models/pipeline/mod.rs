@@ -104,16 +104,16 @@ pub enum Communication {
 /// Valid inputs: P a power of two ≥ 2, groups dividing N, N/groups ≥ P.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Inputs {
-    pub n: f64,
-    pub p: f64,
-    pub groups: f64,
-    pub t_comp: f64,
-    pub t_merge: f64,
-    pub l_bytes: f64,
-    pub c_bps: f64,
-    pub switch: Switch,
-    pub drain: bool,
-    pub communication: Communication,
+    n: f64,
+    p: f64,
+    groups: f64,
+    t_comp: f64,
+    t_merge: f64,
+    l_bytes: f64,
+    c_bps: f64,
+    switch: Switch,
+    drain: bool,
+    communication: Communication,
 }
 
 /// What eq. (1)-(6) and (11) give.
