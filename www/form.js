@@ -6,17 +6,13 @@
 
 import { $, el } from './dom.js';
 import { state } from './state.js';
-import { fieldText } from './wasm.js';
+import { fieldText, splitList } from './wasm.js';
 
 /** Lists of one group are edited as the columns of one table, a row per item. */
 const LIST_TABLE_ROWS = 64;
 
-/** The items of a list parameter's text ("1, 2 3;4"), split as Rust splits them, for the list table. */
-export function listItems(text) {
-  const t = String(text).trim();
-  if (/[,;]/.test(t)) return t.split(/[,;]/).map((x) => x.trim()); // empty items stay in place
-  return t.split(/\s+/).filter((x) => x !== '');
-}
+/** The items of a list parameter's text ("1, 2 3;4"), split by the validator's own rule, for the list table. */
+const listItems = (text) => splitList(String(text ?? ''));
 const listText = (items) => items.join(', ');
 
 /** A registry value as the form holds it: numbers exact, lists comma-separated. */

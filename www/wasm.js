@@ -66,3 +66,4 @@ export const drawSweep = counted('drawSweep');
 export const report = counted('report');
 export const formatNumber = counted('formatNumber');
 export const fieldText = counted('fieldText');
+export const splitList = counted('splitList');

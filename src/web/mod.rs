@@ -81,6 +81,14 @@ pub fn format_number(x: f64, digits: usize) -> String {
     crate::format::number(x, digits)
 }
 
+/// The items of a list parameter's text (`"1, 2 3;4"`), split as the
+/// validator splits them (an empty item between commas stays, so the list
+/// table shows it where it is).
+#[wasm_bindgen(js_name = splitList)]
+pub fn split_list(text: &str) -> Vec<String> {
+    crate::spec::split_list(text)
+}
+
 /// The text a number field shows for `x`: exact and short (`1e13`, `0.25`).
 #[wasm_bindgen(js_name = fieldText)]
 pub fn field_text(x: f64) -> String {
