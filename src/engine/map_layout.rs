@@ -359,15 +359,7 @@ impl MapLayout {
         );
         let _ = write!(s, r##"<rect width="{w}" height="{h}" fill="#fff"/>"##);
         let p = self.plot;
-        let _ = write!(
-            s,
-            r#"<image x="{}" y="{}" width="{}" height="{}" preserveAspectRatio="none" href="data:image/png;base64,{}"/>"#,
-            p.x,
-            p.y,
-            p.w,
-            p.h,
-            base64(&png(self.nx, self.ny, &self.pixels))
-        );
+        image(&mut s, p, self.nx, self.ny, &self.pixels);
         for (stroke, width) in [("rgba(255,255,255,0.85)", 3.0), ("#111", 1.3)] {
             for (_, lines) in &self.isolines {
                 for line in lines {
@@ -448,15 +440,7 @@ impl MapLayout {
             escape(&self.title)
         );
         let b = self.bar;
-        let _ = write!(
-            s,
-            r#"<image x="{}" y="{}" width="{}" height="{}" preserveAspectRatio="none" href="data:image/png;base64,{}"/>"#,
-            b.x,
-            b.y,
-            b.w,
-            b.h,
-            base64(&png(1, self.bar_pixels.len() / 4, &self.bar_pixels))
-        );
+        image(&mut s, b, 1, self.bar_pixels.len() / 4, &self.bar_pixels);
         let _ = write!(
             s,
             r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#212529"/>"##,
@@ -474,6 +458,19 @@ impl MapLayout {
         s.push_str("</svg>\n");
         s
     }
+}
+
+/// An RGBA image (`w` × `h`) stretched over `rect`, as an SVG `<image>` of an embedded PNG.
+fn image(s: &mut String, rect: Rect, w: usize, h: usize, rgba: &[u8]) {
+    let _ = write!(
+        s,
+        r#"<image x="{}" y="{}" width="{}" height="{}" preserveAspectRatio="none" href="data:image/png;base64,{}"/>"#,
+        rect.x,
+        rect.y,
+        rect.w,
+        rect.h,
+        base64(&png(w, h, rgba))
+    );
 }
 
 fn escape(text: &str) -> String {
