@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import {
   CLI, afterFrames, buildStaleness, chartInk, chartNotes, chartStates, evaluateInPage, fieldMessages,
   formatInPage, hasCli, hashParams, listItems, listRows, openPage, outputTexts, pageProblems, parseDisplayed,
-  reloadReady, showsValue, snapshot, startEnv, stopEnv, visibleText, waitForCharts, withPage,
+  reloadReady, showsValue, snapshot, startEnv, stopEnv, visibleText, waitForCharts, withPage, assertCleanPage,
 } from './helpers.mjs';
 
 const run = promisify(execFile);
@@ -112,11 +112,7 @@ describe('dlt: loading', () => {
         ['schedule', 'reproduction'],
       );
 
-      assert.deepEqual(log.pageErrors, [], 'no pageerror');
-      assert.deepEqual(log.console.filter((m) => m.type === 'error' || m.type === 'warning'), [], 'no console error or warning');
-      assert.deepEqual(pageProblems(log), [], 'no failed request or HTTP error');
-      const foreign = log.requests.filter((u) => !u.startsWith('data:') && new URL(u).origin !== origin);
-      assert.deepEqual(foreign, [], `every request goes to ${origin}`);
+      assertCleanPage(log, origin);
     } finally {
       await close();
     }

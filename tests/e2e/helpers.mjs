@@ -4,6 +4,7 @@
 
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { serve, ROOT } from '../../scripts/serve.mjs';
 
@@ -198,6 +199,23 @@ export function pageProblems(log) {
     ...log.failed.map((m) => `request failed: ${m}`),
     ...log.badResponses.map((m) => `HTTP ${m}`),
   ];
+}
+
+/** Requests that left `origin` (data: and blob: URLs stay on the page). */
+export function foreignRequests(log, origin) {
+  return log.requests.filter((u) => !/^(data|blob):/.test(u) && new URL(u).origin !== origin);
+}
+
+/**
+ * The checks every page must pass: no page error, no console error or
+ * warning, no failed request or HTTP error, nothing fetched from another
+ * origin than `origin`.
+ */
+export function assertCleanPage(log, origin) {
+  assert.deepEqual(log.pageErrors, [], 'no pageerror');
+  assert.deepEqual(log.console.filter((m) => m.type === 'error' || m.type === 'warning'), [], 'no console error or warning');
+  assert.deepEqual(pageProblems(log), [], 'no failed request or HTTP error');
+  assert.deepEqual(foreignRequests(log, origin), [], `every request goes to ${origin}`);
 }
 
 /**

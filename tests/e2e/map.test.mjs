@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
 import {
-  CLI, afterFrames, buildStaleness, canvasInk, hasCli, hashParams, openPage, pageProblems, startEnv, stopEnv, waitReadyState,
+  CLI, afterFrames, buildStaleness, canvasInk, hasCli, hashParams, openPage, pageProblems, startEnv, stopEnv, waitReadyState, foreignRequests,
 } from './helpers.mjs';
 
 const run = promisify(execFile);
@@ -146,8 +146,7 @@ async function withMap({ hash, context = env.context }, fn) {
     await fn({ page, log });
     assert.deepEqual(pageProblems(log), [], 'the page reported no problem');
     const origin = new URL(env.url).origin;
-    const foreign = log.requests.filter((u) => !/^(data|blob):/.test(u) && new URL(u).origin !== origin);
-    assert.deepEqual(foreign, [], `every request goes to ${origin}`);
+    assert.deepEqual(foreignRequests(log, origin), [], `every request goes to ${origin}`);
     assert.ok(log.requests.includes(`${origin}/www/map-worker.js`), `the map worker loads from ${origin}: ${log.requests.join(' ')}`);
   } finally {
     await close();

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import {
   CLI, afterFrames, buildStaleness, canvasInk, chartNotes, chartStates, evaluateInPage, fieldMessages, formatInPage,
   hasCli, hashParams, listItems, listRows, openPage, outputTexts, pageProblems, reloadReady, snapshot, startEnv,
-  stopEnv, visibleText, waitReadyState,
+  stopEnv, visibleText, waitReadyState, foreignRequests,
 } from './helpers.mjs';
 
 const run = promisify(execFile);
@@ -63,8 +63,7 @@ async function withMr({ hash = `#model=${MODEL}`, context = env.context, waitRea
     await fn(p);
     assert.deepEqual(pageProblems(p.log), [], 'the page reported no problem');
     const origin = new URL(env.url).origin;
-    const foreign = p.log.requests.filter((u) => !/^(data|blob):/.test(u) && new URL(u).origin !== origin);
-    assert.deepEqual(foreign, [], `every request goes to ${origin}`);
+    assert.deepEqual(foreignRequests(p.log, origin), [], `every request goes to ${origin}`);
   } finally {
     await p.close();
   }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 
 import {
   afterFrames, chartStates, evaluateInPage, formatInPage, hashParams, openPage, outputTexts,
-  pageProblems, parseDisplayed, showsValue, snapshot, startEnv, stopEnv, visibleText, withPage,
+  pageProblems, parseDisplayed, showsValue, snapshot, startEnv, stopEnv, visibleText, withPage, assertCleanPage,
 } from './helpers.mjs';
 
 let env;
@@ -48,12 +48,8 @@ describe('the page', () => {
         assert.equal(c.note, '', `chart ${id} has no error note`);
       }
 
-      assert.deepEqual(log.pageErrors, [], 'no pageerror');
-      assert.deepEqual(log.console.filter((m) => m.type === 'error' || m.type === 'warning'), [], 'no console error or warning');
-      assert.deepEqual(pageProblems(log), [], 'no failed request or HTTP error');
       assert.ok(log.requests.some((u) => u.endsWith('.wasm')), 'the wasm module was fetched from the server');
-      const foreign = log.requests.filter((u) => !u.startsWith('data:') && new URL(u).origin !== origin);
-      assert.deepEqual(foreign, [], `every request goes to ${origin}`);
+      assertCleanPage(log, origin);
     } finally {
       await close();
     }

@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 
 import {
   CLI, ROOT, buildStaleness, chartInk, evaluateInPage, fieldMessages, formatInPage, hasCli, hashParams, listRows,
-  openPage, outputTexts, pageProblems, reloadReady, snapshot, startEnv, stopEnv, visibleText, waitForCharts, withPage,
+  openPage, outputTexts, pageProblems, reloadReady, snapshot, startEnv, stopEnv, visibleText, waitForCharts, withPage, assertCleanPage,
 } from './helpers.mjs';
 
 const run = promisify(execFile);
@@ -175,9 +175,6 @@ function analyzeInPage(page, dataset, text, params = {}) {
   }, [MODEL, dataset, text, params]);
 }
 
-function foreignRequests(log, origin) {
-  return log.requests.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== origin);
-}
 
 /** Every output shows what the page's formatter makes of `values` (null shows "—"). */
 async function assertOutputsShow(page, values, context) {
@@ -248,10 +245,7 @@ describe('scaling: loading', () => {
       await chooseExample(page, 'throttling', 'throttling', ['demand', 'demand-prediction']);
       assert.equal(log.requests.filter((u) => u.includes('/www/data/')).length, 2, 'two example fetches');
 
-      assert.deepEqual(log.pageErrors, [], 'no pageerror');
-      assert.deepEqual(log.console.filter((m) => m.type === 'error' || m.type === 'warning'), [], 'no console error or warning');
-      assert.deepEqual(pageProblems(log), [], 'no failed request or HTTP error');
-      assert.deepEqual(foreignRequests(log, origin), [], `every request goes to ${origin}`);
+      assertCleanPage(log, origin);
     } finally {
       await close();
     }
