@@ -30,10 +30,14 @@ fn parse(model: &dyn AnyModel, raw: &RawParams) -> Result<Params, ModelError> {
 
 type Evaluation = Rc<Result<Box<dyn AnyEvaluation>, ModelError>>;
 
+/// The outputs of `model` for `raw`: validated, evaluated, read.
+fn outputs(model: &dyn AnyModel, raw: &RawParams) -> Result<Outputs, ModelError> {
+    model.evaluate(&parse(model, raw)?)?.outputs()
+}
+
 /// Validates `raw` and evaluates model `id`. Every numeric output is finite.
 pub fn evaluate(id: &str, raw: &RawParams) -> Result<Outputs, ModelError> {
-    let model = find(id)?;
-    model.evaluate(&parse(model, raw)?)?.outputs()
+    outputs(find(id)?, raw)
 }
 
 /// All field problems of `raw` at once, including the model's own rules
@@ -41,7 +45,7 @@ pub fn evaluate(id: &str, raw: &RawParams) -> Result<Outputs, ModelError> {
 /// parameters evaluate.
 pub fn check(id: &str, raw: &RawParams) -> Result<Vec<FieldError>, ModelError> {
     let model = find(id)?;
-    match evaluate(id, raw) {
+    match outputs(model, raw) {
         Ok(_) => Ok(Vec::new()),
         Err(e) => problems(model, raw, e),
     }
@@ -59,8 +63,7 @@ fn problems(model: &dyn AnyModel, raw: &RawParams, e: ModelError) -> Result<Vec<
                 patched.remove(&e.key);
             }
             if patched.len() < raw.len() {
-                let again = parse(model, &patched).and_then(|p| model.evaluate(&p)?.outputs());
-                if let Err(ModelError::Params(more)) = again {
+                if let Err(ModelError::Params(more)) = outputs(model, &patched) {
                     let fresh: Vec<_> = more
                         .into_iter()
                         .filter(|m| raw.contains_key(&m.key) && !errors.iter().any(|e| e.key == m.key))
