@@ -351,26 +351,14 @@ fn display(spec: &ModelSpec, outputs: &Outputs) -> BTreeMap<&'static str, Displa
     out
 }
 
-/// A number as typed, `None` when it is not one (or empty).
+/// A number as typed, `None` when it is not one (or empty, or not finite).
 fn typed_number(raw: Option<&RawValue>) -> Option<f64> {
     match raw? {
         RawValue::Num(x) => Some(*x),
-        RawValue::Text(t) if !t.trim().is_empty() && !t.contains(',') => {
-            t.trim().parse::<f64>().ok().filter(|x| x.is_finite())
-        }
+        RawValue::Text(t) => crate::spec::parse_number(t).ok(),
         _ => None,
     }
-}
-
-fn chosen<'a>(spec: &'a ModelSpec, raw: &'a RawParams, key: &str) -> Option<&'a str> {
-    match raw.get(key) {
-        Some(RawValue::Text(t)) => Some(t.trim()),
-        Some(_) => None,
-        None => match spec.param(key).map(|p| &p.kind) {
-            Some(ParamKind::Choice { default, .. }) => Some(default),
-            _ => None,
-        },
-    }
+    .filter(|x| x.is_finite())
 }
 
 fn field_states(spec: &ModelSpec, raw: &RawParams) -> BTreeMap<&'static str, FieldState> {
@@ -388,7 +376,7 @@ fn field_states(spec: &ModelSpec, raw: &RawParams) -> BTreeMap<&'static str, Fie
             }
             let factor = p.unit_from.and_then(|from| {
                 let ParamKind::Choice { options, .. } = &spec.param(from)?.kind else { return None };
-                let chosen = chosen(spec, raw, from)?;
+                let chosen = spec.chosen(from, raw)?;
                 options.iter().find(|o| o.value == chosen)?.factor
             });
             if let (Some(f), Some(x)) = (factor, x) {

@@ -276,7 +276,7 @@ pub fn split_list(text: &str) -> Vec<String> {
 
 /// Parses what a user typed. Accepts plain and scientific notation; rejects
 /// decimal commas, NaN and infinities with a message that says so.
-fn parse_number(text: &str) -> Result<f64, Problem> {
+pub(crate) fn parse_number(text: &str) -> Result<f64, Problem> {
     let s = text.trim();
     if s.is_empty() {
         return Err(Problem::Empty);
@@ -475,12 +475,18 @@ impl ModelSpec {
     /// Whether `spec` is used under the choices in `raw` (see `applies_when`).
     pub fn applies(&self, spec: &ParamSpec, raw: &RawParams) -> bool {
         let Some(when) = &spec.applies_when else { return true };
-        let chosen = match (raw.get(when.key), self.param(when.key).map(|p| &p.kind)) {
-            (Some(RawValue::Text(s)), _) => s.trim().to_string(),
-            (None, Some(ParamKind::Choice { default, .. })) => (*default).to_string(),
-            _ => return true,
-        };
-        when.values.contains(&chosen.as_str())
+        self.chosen(when.key, raw).is_none_or(|chosen| when.values.contains(&chosen))
+    }
+
+    /// The option chosen for choice parameter `key` in `raw` (as typed,
+    /// trimmed), or its default when `raw` leaves it out; `None` when `raw`
+    /// holds something other than text there.
+    pub fn chosen<'a>(&'a self, key: &str, raw: &'a RawParams) -> Option<&'a str> {
+        match (raw.get(key), self.param(key).map(|p| &p.kind)) {
+            (Some(RawValue::Text(s)), _) => Some(s.trim()),
+            (None, Some(ParamKind::Choice { default, .. })) => Some(default),
+            _ => None,
+        }
     }
 
     pub fn presets(&self) -> impl Iterator<Item = &Preset> {

@@ -250,16 +250,25 @@ pub fn iso_map_rows(
 #[wasm_bindgen(js_name = isoLines)]
 pub fn iso_lines(values: &[f64], request: JsValue) -> Result<JsValue, JsValue> {
     let r = map_request(request)?;
+    let lines = isomap::isolines_of(values, &r).into_iter().map(|iso| {
+        let flat = iso.lines.iter().map(|line| line.iter().flat_map(|(x, y)| [*x, *y]).collect()).collect();
+        (iso.level, flat)
+    });
+    isolines_js(lines)
+}
+
+/// Isolines as `[{level, lines: [Float64Array x0, y0, x1, y1, …]}]` (flat
+/// arrays: one JS object per point would cost more than finding the lines).
+fn isolines_js(isolines: impl IntoIterator<Item = (f64, Vec<Vec<f64>>)>) -> Result<JsValue, JsValue> {
     let out = js_sys::Array::new();
-    for iso in isomap::isolines_of(values, &r) {
-        let lines = js_sys::Array::new();
-        for line in iso.lines {
-            let flat: Vec<f64> = line.iter().flat_map(|(x, y)| [*x, *y]).collect();
-            lines.push(&js_sys::Float64Array::from(flat.as_slice()));
+    for (level, lines) in isolines {
+        let list = js_sys::Array::new();
+        for line in &lines {
+            list.push(&js_sys::Float64Array::from(line.as_slice()));
         }
         let o = js_sys::Object::new();
-        js_sys::Reflect::set(&o, &"level".into(), &iso.level.into())?;
-        js_sys::Reflect::set(&o, &"lines".into(), &lines)?;
+        js_sys::Reflect::set(&o, &"level".into(), &level.into())?;
+        js_sys::Reflect::set(&o, &"lines".into(), &list)?;
         out.push(&o);
     }
     Ok(out.into())
@@ -278,18 +287,7 @@ pub fn map_layout(model_id: &str, request: JsValue, values: &[f64], width: f64) 
     let out = encode(&layout)?;
     js_sys::Reflect::set(&out, &"pixels".into(), &js_sys::Uint8ClampedArray::from(layout.pixels.as_slice()))?;
     js_sys::Reflect::set(&out, &"barPixels".into(), &js_sys::Uint8ClampedArray::from(layout.bar_pixels.as_slice()))?;
-    let isolines = js_sys::Array::new();
-    for (level, lines) in &layout.isolines {
-        let list = js_sys::Array::new();
-        for line in lines {
-            list.push(&js_sys::Float64Array::from(line.as_slice()));
-        }
-        let o = js_sys::Object::new();
-        js_sys::Reflect::set(&o, &"level".into(), &(*level).into())?;
-        js_sys::Reflect::set(&o, &"lines".into(), &list)?;
-        isolines.push(&o);
-    }
-    js_sys::Reflect::set(&out, &"isolines".into(), &isolines)?;
+    js_sys::Reflect::set(&out, &"isolines".into(), &isolines_js(layout.isolines)?)?;
     Ok(out)
 }
 
