@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
-# Builds the wasm package into pkg/: cargo, then wasm-bindgen, then wasm-opt.
+# Builds the wasm package into pkg/, two modules from one crate:
+#   isoperf.js + isoperf_bg.wasm            the full module (every export; the npm package)
+#   isoperf_core.js + isoperf_core_bg.wasm  the page's first-paint module
+#                                           (--no-default-features: registry, report, evaluate)
+# each by cargo, then wasm-bindgen (with TypeScript declarations), then wasm-opt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+wasm=target/wasm32-unknown-unknown/release/isoperf.wasm
+opt() {
+  node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue "$1" -o "$1"
+}
 cargo build --release --target wasm32-unknown-unknown --lib
-wasm-bindgen --target web --no-typescript --out-dir pkg target/wasm32-unknown-unknown/release/isoperf.wasm
-node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-  --enable-mutable-globals --enable-reference-types --enable-multivalue \
-  pkg/isoperf_bg.wasm -o pkg/isoperf_bg.wasm
-printf '[build] pkg/isoperf_bg.wasm: %s bytes\n' "$(wc -c < pkg/isoperf_bg.wasm)"
+wasm-bindgen --target web --out-dir pkg "$wasm"
+cargo build --release --target wasm32-unknown-unknown --lib --no-default-features
+wasm-bindgen --target web --out-dir pkg --out-name isoperf_core "$wasm"
+opt pkg/isoperf_bg.wasm
+opt pkg/isoperf_core_bg.wasm
+printf '[build] pkg/isoperf_bg.wasm: %s bytes; pkg/isoperf_core_bg.wasm: %s bytes\n' \
+  "$(wc -c < pkg/isoperf_bg.wasm)" "$(wc -c < pkg/isoperf_core_bg.wasm)"

@@ -63,6 +63,8 @@ export function serve(root = ROOT, port = 0, host = '127.0.0.1') {
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-cache',
+        // A page on another origin may embed the calculator (<isoperf-model>), as static hosts allow.
+        'access-control-allow-origin': '*',
         vary: 'accept-encoding',
         ...(encoding ? { 'content-encoding': encoding } : {}),
       });

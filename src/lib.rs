@@ -26,6 +26,7 @@ pub mod model;
 
 pub mod models;
 
+#[cfg(feature = "full")]
 pub mod engine;
 
 pub mod api;

@@ -232,9 +232,13 @@ pub trait Model: 'static {
 pub trait AnyModel: Sync {
     fn spec(&self) -> &'static ModelSpec;
     fn evaluate(&self, p: &Params) -> Result<Box<dyn AnyEvaluation>, ModelError>;
+    #[cfg(feature = "full")]
     fn field(&self, output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool;
+    #[cfg(feature = "full")]
     fn analyze(&self, dataset: &str, text: &str, p: &Params) -> Result<Analysis, AnalysisError>;
+    #[cfg(feature = "full")]
     fn analysis_chart(&self, dataset: &str, text: &str, p: &Params, chart: &str) -> Result<Chart, AnalysisError>;
+    #[cfg(feature = "full")]
     fn sweep_note(&self, sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<String>;
 }
 
@@ -249,6 +253,7 @@ pub trait AnyEvaluation {
     fn tables(&self) -> Vec<Table>;
     fn remarks(&self) -> Vec<Remark>;
     /// Chart `id`; an error names the charts there are.
+    #[cfg(feature = "full")]
     fn chart(&self, id: &str) -> Result<Chart, ModelError>;
 }
 
@@ -271,18 +276,22 @@ impl<M: Model> AnyModel for Registered<M> {
         Ok(Box::new(Erased::<M>(M::evaluate(p)?)))
     }
 
+    #[cfg(feature = "full")]
     fn field(&self, output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool {
         M::field(output, p, x, y, out)
     }
 
+    #[cfg(feature = "full")]
     fn analyze(&self, dataset: &str, text: &str, p: &Params) -> Result<Analysis, AnalysisError> {
         M::analyze(dataset, text, p)
     }
 
+    #[cfg(feature = "full")]
     fn analysis_chart(&self, dataset: &str, text: &str, p: &Params, chart: &str) -> Result<Chart, AnalysisError> {
         M::analysis_chart(dataset, text, p, chart)
     }
 
+    #[cfg(feature = "full")]
     fn sweep_note(&self, sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<String> {
         M::sweep_note(sweep, p, data)
     }
@@ -320,6 +329,7 @@ impl<M: Model> AnyEvaluation for Erased<M> {
         M::remarks(&self.0)
     }
 
+    #[cfg(feature = "full")]
     fn chart(&self, id: &str) -> Result<Chart, ModelError> {
         match M::CHARTS.iter().find(|c| c.spec.id == id) {
             Some(view) => (view.draw)(&self.0, view.spec.id),

@@ -129,6 +129,8 @@ function wire() {
 }
 
 async function main() {
+  // The first prediction comes from the small first-paint module; the full
+  // one (charts, maps, sweeps, data analysis) is fetched after it.
   await wasm.start();
   wasm.loadRegistry();
   buildTabs();
@@ -136,6 +138,9 @@ async function main() {
   $('loading').remove();
   $('model').hidden = false;
   loadFromHash();
+  performance.mark('isoperf:first-prediction');
+  await wasm.startFull();
+  update();
   $('app').setAttribute('aria-busy', 'false');
   // For authors and tests: the exports the page uses, and how often this thread called each.
   const { models, evaluate, check, tables, remarks, report, analyze, isoMap, fieldText } = wasm;

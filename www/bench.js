@@ -9,7 +9,7 @@
 //     preset to the map painted (the page's isoperf:map-painted mark) and
 //     to the next frame.
 import {
-  start, loadRegistry, report, check, evaluate, tables, remarks, drawChart, drawSweep, isoMap, isoMapRows, isoLines, mapLayout, sweepPlan, sweepSeries,
+  start, startFull, loadRegistry, report, check, evaluate, tables, remarks, drawChart, drawSweep, isoMap, isoMapRows, isoLines, mapLayout, sweepPlan, sweepSeries,
 } from './wasm.js';
 import { defaultsOf, presetText } from './form.js';
 import { paint } from './map.js';
@@ -212,6 +212,7 @@ async function mapClicks() {
 
 async function main() {
   await start();
+  await startFull();
   const canvas = document.getElementById('bench-canvas');
   const results = [];
   exportsAtDefaults(results, canvas);

@@ -5,7 +5,7 @@
 
 import { $, dpr, el, sizeCanvas } from './dom.js';
 import { state } from './state.js';
-import { drawChart } from './wasm.js';
+import { drawChart, fullReady } from './wasm.js';
 import { drawSweepFigure, sweepFigure } from './sweeps.js';
 
 /** A chart's figure: canvas, error, note and caption. */
@@ -29,6 +29,7 @@ export function buildCharts(model) {
  * MAP_WAIT ms, whichever comes first), so they do not hold the map back.
  */
 export function scheduleCharts({ resized = false, afterMap = false } = {}) {
+  if (!fullReady()) return; // drawn once the full module is in (app.js)
   const c = state.charts;
   c.all ||= resized;
   cancelAnimationFrame(c.frame);

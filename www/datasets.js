@@ -6,7 +6,7 @@
 
 import { $, download, dpr, el, sizeCanvas } from './dom.js';
 import { state } from './state.js';
-import { analyze, drawAnalysisChart, fieldText } from './wasm.js';
+import { analyze, drawAnalysisChart, fieldText, fullReady } from './wasm.js';
 import { chartFigure } from './charts.js';
 import { tableCards } from './results.js';
 import { writeHash } from './hash.js';
@@ -43,6 +43,7 @@ export function buildDatasets(model) {
 
 /** Re-analyses every data set that has text, after `delay` ms (the user typing). */
 export function scheduleAnalyses(delay = 120) {
+  if (!fullReady()) return; // analysed once the full module is in (app.js)
   clearTimeout(state.data.timer);
   state.data.timer = setTimeout(runAnalyses, delay);
 }

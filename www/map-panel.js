@@ -7,7 +7,7 @@
 
 import { $, download, dpr, el } from './dom.js';
 import { state } from './state.js';
-import { fieldText, formatNumber, mapCsv, mapLayout } from './wasm.js';
+import { fieldText, formatNumber, fullReady, mapCsv, mapLayout } from './wasm.js';
 import { GRIDS, paint, parseAxis, readout } from './map.js';
 import { workerClient } from './worker-client.js';
 import { writeHash } from './hash.js';
@@ -147,7 +147,7 @@ export function onMapEvent(event) {
 
 /** Recomputes the map after `delay` ms (the user typing in the form), or at once (0). */
 export function requestMap(delay = 40) {
-  if (!state.model.maps.length || !state.map.request) return;
+  if (!fullReady() || !state.model.maps.length || !state.map.request) return;
   clearTimeout(state.map.timer);
   if (delay) state.map.timer = setTimeout(sendMap, delay);
   else sendMap();
@@ -155,7 +155,7 @@ export function requestMap(delay = 40) {
 
 function sendMap() {
   const m = state.map;
-  m.client ??= workerClient(new URL('./map-worker.js', import.meta.url), { onProgress, onAnswer, onError });
+  m.client ??= workerClient('map', { onProgress, onAnswer, onError });
   m.sent = { ...m.request };
   const progress = box().querySelector('.map-progress');
   progress.value = 0;

@@ -4,7 +4,7 @@
 // refuses (an empty range) is answered at once and cancels nothing. The grid
 // goes back as a transferred buffer; the page lays out the image from it.
 
-import { isoMapRows } from './wasm.js';
+import { isoMapRows } from '../pkg/isoperf.js';
 import { serve } from './worker-serve.js';
 
 /** Nodes per band: small enough to report progress often, large enough to be cheap. */

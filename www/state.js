@@ -5,8 +5,12 @@
 // keeps a mutable variable of its own.
 
 export const state = {
-  /** The compiled wasm module (handed to the workers) and calls per export (window.isoperf.calls). */
-  wasm: { module: null, calls: {} },
+  /**
+   * The exports in use (the first-paint module's, then the full module's),
+   * the full module's start (a promise) and, once compiled, the module
+   * itself (handed to the workers), and calls per export (window.isoperf.calls).
+   */
+  wasm: { exports: null, full: null, module: null, calls: {} },
   /** The registry from `models()`. */
   registry: { models: [], byId: new Map() },
   /** The model shown. */

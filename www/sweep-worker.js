@@ -3,7 +3,7 @@
 // request as soon as a newer one arrives. Each finished sweep goes back
 // with its curves as transferred buffers.
 
-import { sweepPlan, sweepSeries } from './wasm.js';
+import { sweepPlan, sweepSeries } from '../pkg/isoperf.js';
 import { serve } from './worker-serve.js';
 
 serve({

@@ -5,7 +5,7 @@
 
 import { dpr, el, sizeCanvas } from './dom.js';
 import { state } from './state.js';
-import { drawSweep } from './wasm.js';
+import { drawSweep, fullReady } from './wasm.js';
 import { workerClient } from './worker-client.js';
 import { changedValues } from './form.js';
 
@@ -23,14 +23,14 @@ export function sweepFigure(s) {
 
 /** Recomputes the sweeps for the form, once the user pauses typing. */
 export function requestSweeps() {
-  if (!state.model.sweeps.length) return;
+  if (!fullReady() || !state.model.sweeps.length) return;
   clearTimeout(state.sweeps.timer);
   state.sweeps.timer = setTimeout(sendSweeps, 60);
 }
 
 function sendSweeps() {
   const s = state.sweeps;
-  s.client ??= workerClient(new URL('./sweep-worker.js', import.meta.url), { onProgress, onAnswer, onError });
+  s.client ??= workerClient('sweep', { onProgress, onAnswer, onError });
   s.sent = changedValues();
   for (const fig of document.querySelectorAll('#charts .sweep')) {
     const progress = fig.querySelector('.sweep-progress');

@@ -1,32 +1,50 @@
-// The one module that imports the wasm package. The main thread compiles the
-// .wasm once (`start`) and keeps the compiled WebAssembly.Module in
-// state.wasm.module, to hand to each worker (`startWorker` there: no worker
-// fetches or compiles it again). Every export is wrapped so that calls on
-// this thread are counted per export in state.wasm.calls (exposed as
-// window.isoperf.calls for the end-to-end tests).
+// The page's wasm, in two steps. `start` compiles the first-paint module
+// (registry, report, evaluate: a fraction of the size) so the first
+// prediction is painted early; `startFull` then compiles the full module
+// (charts, maps, sweeps, data analysis, the general LP), switches every
+// export to it and keeps the compiled WebAssembly.Module in
+// state.wasm.module, to hand to each worker (no worker fetches or compiles
+// it again). Every export is wrapped so that calls on this thread are
+// counted per export in state.wasm.calls (window.isoperf.calls in tests).
 
-import init, * as pkg from '../pkg/isoperf.js';
+import initCore, * as core from '../pkg/isoperf_core.js';
+import { fullGlue, wasmSource } from './assets.js';
 import { state } from './state.js';
 
-/** Compiles and instantiates the module on the main thread; resolves to the compiled module. */
-export async function start() {
-  const url = new URL('../pkg/isoperf_bg.wasm', import.meta.url);
-  let module;
+async function compile(source) {
+  const bytes = await source;
+  if (!(bytes instanceof Response)) return WebAssembly.compile(bytes);
   try {
-    module = await WebAssembly.compileStreaming(fetch(url));
+    return await WebAssembly.compileStreaming(bytes.clone());
   } catch {
     // A server without the application/wasm type: compile from the bytes.
-    module = await WebAssembly.compile(await (await fetch(url)).arrayBuffer());
+    return WebAssembly.compile(await bytes.arrayBuffer());
   }
-  await init({ module_or_path: module });
-  state.wasm.module = module;
-  return module;
 }
 
-/** In a worker: instantiates the module the page compiled (synchronously, once). */
-export function startWorker(module) {
-  pkg.initSync({ module });
+/** Compiles and instantiates the first-paint module. */
+export async function start() {
+  await initCore({ module_or_path: await compile(wasmSource('core')) });
+  state.wasm.exports = core;
 }
+
+/**
+ * Compiles and instantiates the full module (once; later calls share the
+ * promise) and makes every export use it. Resolves to the compiled module.
+ */
+export function startFull() {
+  state.wasm.full ??= (async () => {
+    const [glue, module] = await Promise.all([fullGlue(), compile(wasmSource('full'))]);
+    glue.initSync({ module });
+    state.wasm.exports = glue;
+    state.wasm.module = module;
+    return module;
+  })();
+  return state.wasm.full;
+}
+
+/** True once the full module answers every export. */
+export const fullReady = () => state.wasm.module !== null;
 
 /** Loads the registry into state.registry (once). */
 export function loadRegistry() {
@@ -38,9 +56,11 @@ export function loadRegistry() {
 }
 
 function counted(name) {
-  const fn = pkg[name];
-  if (typeof fn !== 'function') throw new Error(`the wasm package has no export ${name}: rebuild pkg/`);
   return (...args) => {
+    const fn = state.wasm.exports?.[name];
+    if (typeof fn !== 'function') {
+      throw new Error(fullReady() ? `the wasm package has no export ${name}: rebuild pkg/` : `${name} needs the full module, which is still loading`);
+    }
     state.wasm.calls[name] = (state.wasm.calls[name] ?? 0) + 1;
     return fn(...args);
   };

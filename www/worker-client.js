@@ -5,14 +5,16 @@
 // worker instantiates it once and never fetches or compiles the .wasm.
 // Shared by the sweep and map workers (see worker-serve.js for the other side).
 
+import { startWorker } from './assets.js';
 import { state } from './state.js';
 
 /**
- * Starts the worker at `url`; returns {send(payload) -> id}.
- * Handlers: onProgress(data), onAnswer(data), onError(event).
+ * Starts worker `name` ('map', 'sweep'); returns {send(payload) -> id}.
+ * Handlers: onProgress(data), onAnswer(data), onError(event). Call once
+ * the full module is compiled (wasm.fullReady()).
  */
-export function workerClient(url, { onProgress, onAnswer, onError }) {
-  const worker = new Worker(url, { type: 'module' });
+export function workerClient(name, { onProgress, onAnswer, onError }) {
+  const worker = startWorker(name);
   const client = { id: 0, module: state.wasm.module };
   worker.onmessage = ({ data }) => {
     if (data.id !== client.id) return; // an answer to an older request

@@ -7,7 +7,7 @@
 // and returning early when `job.current()` turns false; errors it throws are
 // answered as {id, error}. Messages are posted with `job.post(data, transfer)`.
 
-import { startWorker } from './wasm.js';
+import { initSync } from '../pkg/isoperf.js';
 
 /**
  * A task of its own, without setTimeout's clamping: `pause()` resolves after
@@ -27,7 +27,7 @@ export function serve({ check = () => {}, run }) {
   const latest = { id: 0 };
   self.onmessage = async ({ data }) => {
     const { id, module, ...request } = data;
-    if (module) startWorker(module);
+    if (module) initSync({ module });
     try {
       check(request);
     } catch (e) {

@@ -3,17 +3,23 @@
 //! real JavaScript `Error` objects carrying the message and, where one
 //! parameter is at fault, its key (`error.key`) and every field problem
 //! (`error.fields`).
+//!
+//! The page loads two builds of these exports. The first-paint module
+//! (`--no-default-features`) has what the form and its outputs need:
+//! the registry, `report`, `evaluate`, `check`, `tables`, `remarks` and
+//! the number formats. The full module (the `full` feature, the default)
+//! adds what [`full`] holds: charts, data analysis, iso-maps and sweeps,
+//! and the general LP behind MapReduce's shuffle.
 
-use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use web_sys::HtmlCanvasElement;
 
 use crate::api::{self, Session};
-use crate::engine::isomap::{self, MapAxis, MapError, MapRequest};
-use crate::error::{AnalysisError, ModelError};
+use crate::error::ModelError;
 use crate::spec::{RawParams, RawValue};
+
+#[cfg(feature = "full")]
+mod full;
 
 thread_local! {
     /// The page's session: a report and the chart draws after it share one evaluation.
@@ -120,15 +126,6 @@ pub fn tables(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
     encode(&out)
 }
 
-/// Draws `chart` on `canvas` (sized in device pixels; `scale` is the
-/// devicePixelRatio) and returns the chart's note.
-fn paint(canvas: HtmlCanvasElement, chart: &crate::chart::Chart, scale: f64) -> Result<Option<String>, JsValue> {
-    let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;
-    let scale = if scale.is_finite() && scale > 0.0 { scale.min(4.0) } else { 1.0 };
-    crate::chart::draw(chart, &backend.into_drawing_area(), scale).map_err(|e| error(&e.to_string()))?;
-    Ok(chart.note.clone())
-}
-
 /// Sentences about the result (infeasible m, unreachable targets, ...):
 /// `[{key, level, text}]`.
 #[wasm_bindgen]
@@ -138,210 +135,3 @@ pub fn remarks(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
     encode(&out)
 }
 
-/// Draws chart `chart_id` on `canvas` and returns the chart's note (a
-/// sentence about what it shows) or `undefined`. The canvas is expected in
-/// device pixels; `scale` (devicePixelRatio) enlarges fonts and strokes.
-#[wasm_bindgen(js_name = drawChart)]
-pub fn draw_chart(
-    canvas: HtmlCanvasElement,
-    model_id: &str,
-    chart_id: &str,
-    params: JsValue,
-    scale: f64,
-) -> Result<Option<String>, JsValue> {
-    let raw = decode_params(params)?;
-    let chart = SESSION.with(|s| s.chart(model_id, chart_id, &raw)).map_err(|e| model_error(&e))?;
-    paint(canvas, &chart, scale)
-}
-
-fn analysis_error(e: &AnalysisError) -> JsValue {
-    let err = js_sys::Error::new(&e.to_string());
-    let _ = js_sys::Reflect::set(&err, &"line".into(), &JsValue::from(e.line as f64));
-    let _ = js_sys::Reflect::set(&err, &"column".into(), &JsValue::from(e.column as f64));
-    err.into()
-}
-
-/// Analyses measured data (CSV text) of a model's data set: `{tables,
-/// suggest, result}`. Throws an `Error` with `line` and `column` (1-based,
-/// 0 when no single place is at fault).
-#[wasm_bindgen]
-pub fn analyze(model_id: &str, dataset_id: &str, text: &str, params: JsValue) -> Result<JsValue, JsValue> {
-    let raw = decode_params(params)?;
-    let out = api::analyze(model_id, dataset_id, text, &raw).map_err(|e| analysis_error(&e))?;
-    encode(&out)
-}
-
-/// Draws a chart of the analysis of measured data; returns its note.
-#[wasm_bindgen(js_name = drawAnalysisChart)]
-pub fn draw_analysis_chart(
-    canvas: HtmlCanvasElement,
-    model_id: &str,
-    dataset_id: &str,
-    text: &str,
-    params: JsValue,
-    chart_id: &str,
-    scale: f64,
-) -> Result<Option<String>, JsValue> {
-    let raw = decode_params(params)?;
-    let chart = api::analysis_chart(model_id, dataset_id, text, &raw, chart_id).map_err(|e| analysis_error(&e))?;
-    paint(canvas, &chart, scale)
-}
-
-/// A map request as JavaScript sends it: axes as `KEY:MIN:MAX[:log]`.
-#[derive(serde::Deserialize)]
-struct MapRequestJs {
-    output: String,
-    x: String,
-    y: String,
-    #[serde(default)]
-    levels: Vec<f64>,
-    nx: usize,
-    ny: usize,
-}
-
-fn map_error(e: &MapError) -> JsValue {
-    let err = js_sys::Error::new(&e.to_string());
-    let _ = js_sys::Reflect::set(&err, &"field".into(), &e.field.as_str().into());
-    err.into()
-}
-
-fn map_request(request: JsValue) -> Result<MapRequest, JsValue> {
-    let r: MapRequestJs = serde_wasm_bindgen::from_value(request)
-        .map_err(|e| error(&format!("a map request is {{output, x: 'KEY:MIN:MAX[:log]', y, levels, nx, ny}}: {e}")))?;
-    Ok(MapRequest {
-        output: r.output,
-        x: MapAxis::parse("x", &r.x).map_err(|e| map_error(&e))?,
-        y: MapAxis::parse("y", &r.y).map_err(|e| map_error(&e))?,
-        nx: r.nx,
-        ny: r.ny,
-        levels: r.levels,
-    })
-}
-
-/// A whole iso-map: `{values (null = gap), isolines: [{level, lines}], min, max, gaps, ...}`.
-/// Throws an `Error` whose `field` names the part of the request at fault.
-#[wasm_bindgen(js_name = isoMap)]
-pub fn iso_map(model_id: &str, params: JsValue, request: JsValue) -> Result<JsValue, JsValue> {
-    let raw = decode_params(params)?;
-    let r = map_request(request)?;
-    let m = api::iso_map(model_id, &raw, &r).map_err(|e| map_error(&e))?;
-    encode(&m)
-}
-
-/// Rows `j0 … j1 − 1` of a map's grid as a `Float64Array` (NaN = gap), for
-/// computing a map band by band in a worker.
-#[wasm_bindgen(js_name = isoMapRows)]
-pub fn iso_map_rows(
-    model_id: &str,
-    params: JsValue,
-    request: JsValue,
-    j0: usize,
-    j1: usize,
-) -> Result<js_sys::Float64Array, JsValue> {
-    let raw = decode_params(params)?;
-    let r = map_request(request)?;
-    let values = api::iso_map_rows(model_id, &raw, &r, j0..j1).map_err(|e| map_error(&e))?;
-    Ok(js_sys::Float64Array::from(values.as_slice()))
-}
-
-/// The isolines of a complete grid, in parameter units:
-/// `[{level, lines: [Float64Array x0, y0, x1, y1, …]}]` (flat arrays: one
-/// JS object per point would cost more than finding the lines).
-#[wasm_bindgen(js_name = isoLines)]
-pub fn iso_lines(values: &[f64], request: JsValue) -> Result<JsValue, JsValue> {
-    let r = map_request(request)?;
-    let lines = isomap::isolines_of(values, &r).into_iter().map(|iso| {
-        let flat = iso.lines.iter().map(|line| line.iter().flat_map(|(x, y)| [*x, *y]).collect()).collect();
-        (iso.level, flat)
-    });
-    isolines_js(lines)
-}
-
-/// Isolines as `[{level, lines: [Float64Array x0, y0, x1, y1, …]}]` (flat
-/// arrays: one JS object per point would cost more than finding the lines).
-fn isolines_js(isolines: impl IntoIterator<Item = (f64, Vec<Vec<f64>>)>) -> Result<JsValue, JsValue> {
-    let out = js_sys::Array::new();
-    for (level, lines) in isolines {
-        let list = js_sys::Array::new();
-        for line in &lines {
-            list.push(&js_sys::Float64Array::from(line.as_slice()));
-        }
-        let o = js_sys::Object::new();
-        js_sys::Reflect::set(&o, &"level".into(), &level.into())?;
-        js_sys::Reflect::set(&o, &"lines".into(), &list)?;
-        out.push(&o);
-    }
-    Ok(out.into())
-}
-
-/// The image of a computed map laid out `width` CSS px wide: `{width,
-/// height, plot, nx, ny, scale, labels, x_ticks, y_ticks, title, x_title,
-/// y_title, bar, bar_ticks}` plus `pixels` and `barPixels`
-/// (`Uint8ClampedArray`, RGBA, top row first) and `isolines` (`[{level,
-/// lines: [Float64Array x0, y0, …]}]`, CSS px). The page blits the pixels
-/// and draws the rest as laid out.
-#[wasm_bindgen(js_name = mapLayout)]
-pub fn map_layout(model_id: &str, request: JsValue, values: &[f64], width: f64) -> Result<JsValue, JsValue> {
-    let r = map_request(request)?;
-    let layout = api::map_layout(model_id, &r, values, width).map_err(|e| map_error(&e))?;
-    let out = encode(&layout)?;
-    js_sys::Reflect::set(&out, &"pixels".into(), &js_sys::Uint8ClampedArray::from(layout.pixels.as_slice()))?;
-    js_sys::Reflect::set(&out, &"barPixels".into(), &js_sys::Uint8ClampedArray::from(layout.bar_pixels.as_slice()))?;
-    js_sys::Reflect::set(&out, &"isolines".into(), &isolines_js(layout.isolines)?)?;
-    Ok(out)
-}
-
-/// A computed map's grid as CSV (`x,y,output`, a line per node, gaps empty).
-#[wasm_bindgen(js_name = mapCsv)]
-pub fn map_csv(request: JsValue, values: &[f64]) -> Result<String, JsValue> {
-    Ok(isomap::grid_csv(&map_request(request)?, values))
-}
-
-/// The `n` sample values of a map axis `KEY:MIN:MAX[:log]`, exactly as the
-/// map engine uses them.
-#[wasm_bindgen(js_name = isoAxis)]
-pub fn iso_axis(axis: &str, n: usize) -> Result<js_sys::Float64Array, JsValue> {
-    let a = MapAxis::parse("axis", axis).map_err(|e| map_error(&e))?;
-    Ok(js_sys::Float64Array::from(a.values(n).as_slice()))
-}
-
-/// A sweep's x values and series values: `{xs: Float64Array, values: Float64Array}`.
-#[wasm_bindgen(js_name = sweepPlan)]
-pub fn sweep_plan(model_id: &str, sweep_id: &str) -> Result<JsValue, JsValue> {
-    let (xs, values) = api::sweep_plan(model_id, sweep_id).map_err(|e| model_error(&e))?;
-    let o = js_sys::Object::new();
-    js_sys::Reflect::set(&o, &"xs".into(), &js_sys::Float64Array::from(xs.as_slice()))?;
-    js_sys::Reflect::set(&o, &"values".into(), &js_sys::Float64Array::from(values.as_slice()))?;
-    Ok(o.into())
-}
-
-/// Curve `index` of a sweep: the output at every x as a `Float64Array`
-/// (NaN where the model has no value), for computing sweeps in a worker.
-#[wasm_bindgen(js_name = sweepSeries)]
-pub fn sweep_series(
-    model_id: &str,
-    sweep_id: &str,
-    params: JsValue,
-    index: usize,
-) -> Result<js_sys::Float64Array, JsValue> {
-    let raw = decode_params(params)?;
-    let ys = api::sweep_series(model_id, sweep_id, &raw, index).map_err(|e| model_error(&e))?;
-    Ok(js_sys::Float64Array::from(ys.as_slice()))
-}
-
-/// Draws a sweep from its computed curves (an array of `Float64Array`, one
-/// per series value) and returns the note that reads them.
-#[wasm_bindgen(js_name = drawSweep)]
-pub fn draw_sweep(
-    canvas: HtmlCanvasElement,
-    model_id: &str,
-    sweep_id: &str,
-    params: JsValue,
-    curves: js_sys::Array,
-    scale: f64,
-) -> Result<Option<String>, JsValue> {
-    let raw = decode_params(params)?;
-    let ys: Vec<Vec<f64>> = curves.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect();
-    let chart = api::sweep_chart(model_id, sweep_id, &raw, Some(ys)).map_err(|e| model_error(&e))?;
-    paint(canvas, &chart, scale)
-}

@@ -169,6 +169,7 @@ pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
             ),
         )),
         SolveError::Solver(message) => ModelError::Solver(message),
+        SolveError::NoSimplex => ModelError::Solver(e.to_string()),
     })?;
     let t_shuffle = solution.makespan();
     Ok(Evaluation { t_shuffle, t_red: inputs.t_red(), t_seq: inputs.t_seq(), solution })

@@ -211,6 +211,9 @@ pub enum SolveError {
     TooLarge { size: usize },
     /// The general solver failed (numerical trouble).
     Solver(String),
+    /// The chain method does not apply and this build has no general
+    /// simplex (the page's first-paint module; the full one follows).
+    NoSimplex,
 }
 
 impl std::fmt::Display for SolveError {
@@ -221,6 +224,7 @@ impl std::fmt::Display for SolveError {
                 "here the optimum is not of the chain form (start-ups outlast transfers, or many reducer groups share a slow network) and the general simplex would need {size} variables"
             ),
             SolveError::Solver(m) => write!(f, "the LP solver failed: {m}"),
+            SolveError::NoSimplex => write!(f, "this input needs the general LP solver, which is still loading"),
         }
     }
 }
@@ -398,6 +402,13 @@ fn certify(sc: &Scaled, x: &[f64], t: &[f64], tight: &[usize]) -> Option<()> {
 /// The general LP by simplex (microlp) on the reduced form — parts x_k and
 /// free interval lengths d_n (n ≥ m) — adding, round by round, the
 /// constraint of each interval's largest sender until none is violated.
+#[cfg(not(feature = "full"))]
+pub fn simplex(_: &Shuffle) -> Result<Solution, SolveError> {
+    Err(SolveError::NoSimplex)
+}
+
+/// The general LP by simplex (microlp) on the reduced form: see above.
+#[cfg(feature = "full")]
 pub fn simplex(p: &Shuffle) -> Result<Solution, SolveError> {
     use microlp::{ComparisonOp, OptimizationDirection, Problem};
     let iv = p.intervals;

@@ -6,6 +6,9 @@
 //! [`Session`] keeps the last evaluation, so that the page's one
 //! [`Session::report`] per keystroke and the chart draws that follow it
 //! solve the model once.
+//!
+//! What only the full build has (charts, data analysis, iso-maps, sweeps)
+//! is in [`full`]: the page's first-paint module needs none of it.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -13,16 +16,19 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
-use crate::chart::Chart;
-use crate::engine::{isomap, map_layout, sweep};
-use crate::error::{AnalysisError, FieldError, ModelError};
+use crate::error::{FieldError, ModelError};
 use crate::format;
-use crate::model::{Analysis, AnyEvaluation, AnyModel};
+use crate::model::{AnyEvaluation, AnyModel};
 use crate::models::find;
 use crate::spec::{ModelSpec, OutValue, Outputs, ParamKind, Params, RawParams, RawValue, Remark};
 use crate::table::Table;
 
 pub use crate::models::specs;
+
+#[cfg(feature = "full")]
+mod full;
+#[cfg(feature = "full")]
+pub use full::*;
 
 fn parse(model: &dyn AnyModel, raw: &RawParams) -> Result<Params, ModelError> {
     model.spec().parse(raw).map_err(ModelError::Params)
@@ -93,121 +99,6 @@ pub fn remarks(id: &str, raw: &RawParams) -> Result<Vec<Remark>, ModelError> {
     let e = model.evaluate(&parse(model, raw)?)?;
     e.outputs()?;
     Ok(e.remarks())
-}
-
-/// Chart `chart_id` of model `id`: one of its charts, or one of its sweeps
-/// computed whole (the CLI).
-pub fn chart(id: &str, chart_id: &str, raw: &RawParams) -> Result<Chart, ModelError> {
-    Session::default().chart(id, chart_id, raw)
-}
-
-fn unknown_chart(spec: &ModelSpec, chart_id: &str) -> ModelError {
-    ModelError::Unknown {
-        what: "chart",
-        name: chart_id.to_string(),
-        known: spec.charts.iter().map(|c| c.id).chain(spec.sweeps.iter().map(|s| s.id)).map(String::from).collect(),
-    }
-}
-
-/// Parameters for an analysis of measured data: a field that is invalid in
-/// the form takes its default here (the form already shows its error), so a
-/// typo in C1 does not hide the fit that could correct it.
-fn lenient(model: &dyn AnyModel, raw: &RawParams) -> Result<Params, ModelError> {
-    match model.spec().parse(raw) {
-        Ok(p) => Ok(p),
-        Err(errors) => {
-            let mut patched = raw.clone();
-            for e in &errors {
-                patched.remove(&e.key);
-            }
-            parse(model, &patched)
-        }
-    }
-}
-
-/// Analyses measured data (CSV text) of data set `dataset` of model `id`.
-pub fn analyze(id: &str, dataset: &str, text: &str, raw: &RawParams) -> Result<Analysis, AnalysisError> {
-    let model = find(id)?;
-    model.analyze(dataset, text, &lenient(model, raw)?)
-}
-
-pub fn analysis_chart(
-    id: &str,
-    dataset: &str,
-    text: &str,
-    raw: &RawParams,
-    chart: &str,
-) -> Result<Chart, AnalysisError> {
-    let model = find(id)?;
-    model.analysis_chart(dataset, text, &lenient(model, raw)?, chart)
-}
-
-fn map_model(id: &str) -> Result<&'static dyn AnyModel, isomap::MapError> {
-    find(id).map_err(|e| isomap::MapError { field: "model".into(), message: e.to_string() })
-}
-
-/// An iso-map of model `id` (see [`crate::engine::isomap`]).
-pub fn iso_map(id: &str, raw: &RawParams, request: &isomap::MapRequest) -> Result<isomap::IsoMap, isomap::MapError> {
-    isomap::map(map_model(id)?, raw, request)
-}
-
-/// Rows `rows` of an iso-map's grid, NaN where the model has no value.
-pub fn iso_map_rows(
-    id: &str,
-    raw: &RawParams,
-    request: &isomap::MapRequest,
-    rows: std::ops::Range<usize>,
-) -> Result<Vec<f64>, isomap::MapError> {
-    isomap::field_rows(map_model(id)?, raw, request, rows)
-}
-
-/// The image of a computed iso-map (`values`, as [`iso_map_rows`] gives
-/// them) laid out `width` CSS px wide: pixels, isolines, labels, axes,
-/// titles and colour bar, for the page to blit and draw or for SVG.
-pub fn map_layout(
-    id: &str,
-    request: &isomap::MapRequest,
-    values: &[f64],
-    width: f64,
-) -> Result<map_layout::MapLayout, isomap::MapError> {
-    let spec = map_model(id)?.spec();
-    if values.len() != request.nx.saturating_mul(request.ny) {
-        return Err(isomap::MapError {
-            field: "values".into(),
-            message: format!("{} values for a {} × {} grid", values.len(), request.nx, request.ny),
-        });
-    }
-    let axis_title = |a: &isomap::MapAxis| format!("{}{}", spec.axis_label(&a.key), if a.log { ", log" } else { "" });
-    let isolines = isomap::isolines_of(values, request);
-    let picture = map_layout::MapPicture {
-        x: &request.x,
-        y: &request.y,
-        nx: request.nx,
-        ny: request.ny,
-        values,
-        isolines: &isolines,
-        title: spec.axis_label(&request.output),
-        x_title: axis_title(&request.x),
-        y_title: axis_title(&request.y),
-    };
-    Ok(map_layout::MapLayout::new(&picture, width))
-}
-
-/// The x values and series values of sweep `sweep_id` (for the page's worker).
-pub fn sweep_plan(id: &str, sweep_id: &str) -> Result<(Vec<f64>, Vec<f64>), ModelError> {
-    sweep::plan(find(id)?, sweep_id)
-}
-
-/// Curve `index` of sweep `sweep_id`: the output at every x, NaN where the
-/// model reports an error. Needs only valid fields.
-pub fn sweep_series(id: &str, sweep_id: &str, raw: &RawParams, index: usize) -> Result<Vec<f64>, ModelError> {
-    sweep::series(find(id)?, sweep_id, raw, index)
-}
-
-/// The chart of a sweep from its computed curves, or computing them all
-/// when `ys` is `None`.
-pub fn sweep_chart(id: &str, sweep_id: &str, raw: &RawParams, ys: Option<Vec<Vec<f64>>>) -> Result<Chart, ModelError> {
-    sweep::chart(find(id)?, sweep_id, raw, ys)
 }
 
 /// An output as the page shows it.
@@ -315,24 +206,6 @@ impl Session {
             Err(err) => report.problems = problems(model, raw, err)?,
         }
         Ok(report)
-    }
-
-    /// Chart `chart_id` (a chart or a sweep of model `id`) for `raw`, from
-    /// the kept evaluation when the parameters are the same.
-    pub fn chart(&self, id: &str, chart_id: &str, raw: &RawParams) -> Result<Chart, ModelError> {
-        let model = find(id)?;
-        let spec = model.spec();
-        if spec.sweeps.iter().any(|s| s.id == chart_id) {
-            return sweep::chart(model, chart_id, raw, None);
-        }
-        if !spec.charts.iter().any(|c| c.id == chart_id) {
-            return Err(unknown_chart(spec, chart_id));
-        }
-        let p = parse(model, raw)?;
-        match &*self.evaluation(model, &p) {
-            Ok(e) => e.chart(chart_id),
-            Err(err) => Err(err.clone()),
-        }
     }
 }
 

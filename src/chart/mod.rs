@@ -1,0 +1,121 @@
+//! Charts as data ([`Chart`]), and (with the `full` feature) one drawing
+//! function generic over the plotters backend in [`draw`]: the page draws
+//! on a canvas, the tests and the CLI draw to SVG.
+
+use serde::Serialize;
+
+use crate::spec::Scale;
+
+#[cfg(feature = "full")]
+mod draw;
+#[cfg(feature = "full")]
+pub use draw::{draw, to_svg, DrawError};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Axis {
+    pub label: String,
+    pub scale: Scale,
+    /// Fixed bounds; otherwise the data decide. `lo > hi` runs the axis
+    /// downwards (P1 at the top of a Gantt chart).
+    pub bounds: Option<(f64, f64)>,
+    /// When non-empty, the tick at whole number v (from 1) reads
+    /// `tick_labels[v - 1]` ("P3"), and other ticks are blank.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tick_labels: Vec<String>,
+}
+
+impl Axis {
+    pub fn new(label: impl Into<String>, scale: Scale) -> Self {
+        Axis { label: label.into(), scale, bounds: None, tick_labels: Vec::new() }
+    }
+
+    pub fn labelled(mut self, labels: Vec<String>) -> Self {
+        self.tick_labels = labels;
+        self
+    }
+
+    pub fn bounded(mut self, lo: f64, hi: f64) -> Self {
+        self.bounds = Some((lo, hi));
+        self
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Style {
+    Line,
+    Dashed,
+    Points,
+    /// One emphasised point (the current parameters).
+    Marker,
+    /// Horizontal bars from `spans` (Gantt charts); `points` unused.
+    Spans,
+}
+
+/// A horizontal bar on row `row` from `from` to `to` (x units).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Span {
+    pub row: f64,
+    pub from: f64,
+    pub to: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Series {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+    pub style: Style,
+    /// Index into [`PALETTE`].
+    pub color: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<Span>,
+}
+
+impl Series {
+    pub fn new(name: impl Into<String>, style: Style, color: usize, points: Vec<(f64, f64)>) -> Self {
+        Series { name: name.into(), points, style, color, spans: Vec::new() }
+    }
+
+    pub fn spans(name: impl Into<String>, color: usize, spans: Vec<Span>) -> Self {
+        Series { name: name.into(), points: Vec::new(), style: Style::Spans, color, spans }
+    }
+
+    /// The (x, y) points this series covers, for axis ranges.
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
+    fn extent_points(&self) -> Vec<(f64, f64)> {
+        if self.style == Style::Spans {
+            self.spans.iter().flat_map(|s| [(s.from, s.row), (s.to, s.row)]).collect()
+        } else {
+            self.points.clone()
+        }
+    }
+}
+
+/// Where the legend goes: the corner the curves leave empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Corner {
+    /// The corner the data leave emptiest.
+    #[default]
+    Auto,
+    UpperRight,
+    UpperLeft,
+    LowerLeft,
+    LowerRight,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Chart {
+    pub title: String,
+    pub x: Axis,
+    pub y: Axis,
+    pub series: Vec<Series>,
+    pub legend: Corner,
+    /// A sentence the page shows under the chart (what the user sees).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Colour-blind-safe (Okabe–Ito) series colours.
+pub const PALETTE: [(u8, u8, u8); 6] = [(213, 94, 0), (0, 114, 178), (0, 158, 115), (204, 121, 167), (230, 159, 0), (86, 180, 233)];
+
