@@ -13,6 +13,7 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8',
   '.wasm': 'application/wasm',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
   '.csv': 'text/csv; charset=utf-8',
@@ -21,7 +22,7 @@ const TYPES = {
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 /** Types worth compressing (text and wasm; images and archives are compressed already). */
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.json', '.svg', '.csv']);
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.json', '.webmanifest', '.svg', '.csv']);
 
 /**
  * The body in the best encoding the client accepts (brotli, then gzip),

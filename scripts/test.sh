@@ -18,8 +18,9 @@ WASM_BINDGEN_TEST_TIMEOUT=120 \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --target wasm32-unknown-unknown --test web
 
-step "build the page"
+step "build the page and what npm run dist ships"
 bash scripts/build.sh
+node scripts/dist.mjs
 
 step "end-to-end tests in Chromium"
 node --test --test-concurrency=1 tests/e2e/

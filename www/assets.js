@@ -8,6 +8,13 @@
 export const BUILD = 'dev';
 
 /**
+ * Whether the page paints its first prediction with the small first-paint
+ * module before the full one (false where both are local anyway: the
+ * single file).
+ */
+export const FIRST_PAINT_MODULE = true;
+
+/**
  * The module's bytes as a Response (compileStreaming) or BufferSource:
  * `core` is the first-paint module (registry, report), `full` has every export.
  */
@@ -17,6 +24,16 @@ export function wasmSource(which) {
 
 /** The full module's JavaScript glue, loaded after the first paint. */
 export const fullGlue = () => import('../pkg/isoperf.js');
+
+/** The text of an example data file (`www/data/…`, as the registry names it). */
+export async function exampleText(path) {
+  const response = await fetch(new URL(`../${path}`, import.meta.url));
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return response.text();
+}
+
+/** The service worker that keeps the site usable offline (only dist/site has one). */
+export const SERVICE_WORKER = null;
 
 /** A new worker running `name` ('map' or 'sweep'). */
 export function startWorker(name) {

@@ -6,6 +6,7 @@
 
 import { $, download, dpr, el, sizeCanvas } from './dom.js';
 import { state } from './state.js';
+import { exampleText } from './assets.js';
 import { analyze, drawAnalysisChart, fieldText, fullReady } from './wasm.js';
 import { chartFigure } from './charts.js';
 import { tableCards } from './results.js';
@@ -110,9 +111,7 @@ export async function loadExample(datasetId, exampleId) {
   writeHash();
   if (!x) return;
   try {
-    const response = await fetch(x.path);
-    if (!response.ok) throw new Error(`${x.path}: HTTP ${response.status}`);
-    const text = await response.text();
+    const text = await exampleText(x.path);
     if (state.data.example[datasetId] !== x.id) return;
     setDatasetText(datasetId, text, true);
   } catch (e) {

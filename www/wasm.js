@@ -8,7 +8,7 @@
 // counted per export in state.wasm.calls (window.isoperf.calls in tests).
 
 import initCore, * as core from '../pkg/isoperf_core.js';
-import { fullGlue, wasmSource } from './assets.js';
+import { FIRST_PAINT_MODULE, fullGlue, wasmSource } from './assets.js';
 import { state } from './state.js';
 
 async function compile(source) {
@@ -22,8 +22,12 @@ async function compile(source) {
   }
 }
 
-/** Compiles and instantiates the first-paint module. */
+/** Compiles and instantiates the first-paint module (or the full one, where there is no first-paint module). */
 export async function start() {
+  if (!FIRST_PAINT_MODULE) {
+    await startFull();
+    return;
+  }
   await initCore({ module_or_path: await compile(wasmSource('core')) });
   state.wasm.exports = core;
 }

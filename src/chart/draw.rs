@@ -264,6 +264,7 @@ pub fn to_svg(chart: &Chart, width: u32, height: u32) -> Result<String, DrawErro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chart::Series;
 
     #[test]
     fn ticks_are_short() {

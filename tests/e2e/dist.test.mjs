@@ -1,0 +1,158 @@
+// What `npm run dist` ships, as its users meet it:
+// - dist/isoperf.html opened from file:// with every network request
+//   refused: each model's default prediction and charts, a map, the sweeps,
+//   an example data set analysed, permalinks, and nothing fetched;
+// - dist/site/ served under a sub-path, then the server gone: the service
+//   worker serves everything (offline after the first visit), and a new
+//   build is announced once.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from '../../scripts/serve.mjs';
+import { CHROMIUM, ROOT, canvasInk, chartInk, waitForCharts } from './helpers.mjs';
+
+const DIST = join(ROOT, 'dist');
+const FILE = join(DIST, 'isoperf.html');
+const MAP_DONE = 'section#map canvas.map-canvas[data-labels]';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost'];
+
+function record(page) {
+  const log = { errors: [], requests: [] };
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') log.errors.push(`console.${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => log.requests.push(r.url()));
+  page.on('requestfailed', (r) => log.errors.push(`request failed: ${r.url()}`));
+  return log;
+}
+
+/** Waits for the outputs and charts and (`all`) the map and every sweep of the model shown. */
+async function waitComplete(page, what, all = true) {
+  await page.waitForFunction(() => window.isoperf && document.querySelector('#outputs .output output')?.textContent !== '—', null, { timeout: 15_000 });
+  if (all && await page.$eval('section#map', (m) => !m.hidden)) {
+    await page.waitForSelector(MAP_DONE, { state: 'attached', timeout: 20_000 }).catch((e) => { throw new Error(`${what}: no map: ${e.message}`); });
+  }
+  if (all) {
+    await page.waitForFunction(() => [...document.querySelectorAll('#charts figure.sweep')].every((f) => f.dataset.state === 'done'), null, { timeout: 30_000 })
+      .catch((e) => { throw new Error(`${what}: the sweeps did not finish: ${e.message}`); });
+  }
+  await waitForCharts(page);
+}
+
+async function assertComplete(page, what, all = true) {
+  const ink = await chartInk(page);
+  assert.ok(Object.keys(ink).length > 0, `${what}: charts`);
+  for (const [id, i] of Object.entries(ink)) assert.ok(i.coloured > 50, `${what}: chart ${id} has data drawn (${i.coloured} coloured pixels)`);
+  if (all && await page.$eval('section#map', (m) => !m.hidden)) {
+    const map = await canvasInk(page, MAP_DONE);
+    assert.ok(map.map.coloured > 1000, `${what}: the map is painted`);
+  }
+}
+
+describe('dist/isoperf.html from file://, no network', () => {
+  let browser;
+  let context;
+  before(async () => {
+    assert.ok(existsSync(FILE), 'dist/isoperf.html exists (npm run dist)');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    // Every request but the file itself (and the Blob URLs of its workers) is refused.
+    await context.route((url) => !/^(file|blob|data):/.test(url.href), (route) => route.abort());
+  });
+  after(() => browser?.close());
+
+  test('every model: prediction, charts, a map, the sweeps; nothing fetched', async () => {
+    const first = await context.newPage();
+    await first.goto(pathToFileURL(FILE).href);
+    await first.waitForFunction(() => window.isoperf);
+    const models = await first.evaluate(() => window.isoperf.models().map((m) => m.id));
+    await first.close();
+    assert.ok(models.length >= 5);
+    for (const model of models) {
+      const page = await context.newPage();
+      const log = record(page);
+      const url = `${pathToFileURL(FILE).href}#model=${model}`;
+      await page.goto(url);
+      await waitComplete(page, model);
+      await assertComplete(page, model);
+      assert.deepEqual(log.requests.filter((u) => !/^(blob|data):/.test(u) && u.split('#')[0] !== url.split('#')[0]), [], `${model}: nothing but the file`);
+      assert.deepEqual(log.errors, [], `${model}: a clean page`);
+      await page.close();
+    }
+  });
+
+  test('a permalink, an example data set analysed, a CSV export', async () => {
+    const page = await context.newPage();
+    const log = record(page);
+    await page.goto(`${pathToFileURL(FILE).href}#model=scaling&data.timings=scale27&C1=50`);
+    await page.waitForFunction(() => window.isoperf);
+    assert.equal(await page.inputValue('#form input[name=C1]'), '50', 'the hash sets C1');
+    await page.waitForFunction(() => [...document.querySelectorAll('.datasets table')].length > 0, null, { timeout: 10_000 });
+    const fitted = await page.$$eval('.datasets table', (ts) => ts.map((t) => t.textContent).join(' '));
+    assert.match(fitted, /C1/, 'the example data set is analysed');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('section#map button.map-csv')]);
+    assert.match(download.suggestedFilename(), /\.csv$/);
+    assert.deepEqual(log.errors, []);
+    await page.close();
+  });
+});
+
+describe('dist/site under a sub-path, then offline', () => {
+  let browser;
+  let context;
+  let server;
+  let url;
+  before(async () => {
+    assert.ok(existsSync(join(DIST, 'site', 'sw.js')), 'dist/site exists (npm run dist)');
+    ({ server, url } = await serve(DIST, 0));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  });
+  after(async () => {
+    await browser?.close();
+    server?.closeAllConnections?.();
+    server?.close();
+  });
+
+  test('relative URLs only, hashed names', () => {
+    const html = readFileSync(join(DIST, 'site', 'index.html'), 'utf8');
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    assert.ok(refs.length >= 4);
+    for (const r of refs) assert.ok(!/^(\/|https?:)/.test(r), `${r} is relative`);
+    assert.ok(refs.some((r) => /^app-[A-Z0-9]+\.js$/.test(r)), 'the app has a hashed name');
+    assert.ok(refs.some((r) => /^isoperf_core_bg\.[0-9a-f]+\.wasm$/.test(r)), 'the first-paint module has a hashed name');
+  });
+
+  test('first visit, then every model offline, then a new build is announced', async () => {
+    const page = await context.newPage();
+    const log = record(page);
+    await page.goto(`${url}site/#model=dlt`);
+    await waitComplete(page, 'online');
+    await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, { timeout: 15_000 });
+    assert.equal(await page.$('.update-note'), null, 'no note on a first visit');
+    // Offline for real: the server is gone (not only the browser's emulation).
+    server.closeAllConnections?.();
+    await new Promise((ok) => server.close(ok));
+    await context.setOffline(true);
+    // Every model's prediction and charts; the map and the sweeps (workers, the full module) once.
+    for (const model of ['pmm', 'dlt', 'mapreduce', 'pipeline', 'scaling']) {
+      await page.goto(`${url}site/#model=${model}`);
+      await page.reload();
+      await waitComplete(page, `offline ${model}`, model === 'mapreduce');
+      await assertComplete(page, `offline ${model}`, model === 'mapreduce');
+    }
+    // The page remembers the build it ran; a different one is announced, once.
+    await page.evaluate(() => localStorage.setItem('isoperf.build', 'an-older-build'));
+    await page.reload();
+    await page.waitForSelector('.update-note', { timeout: 10_000 });
+    assert.match(await page.textContent('.update-note'), /updated/);
+    await page.reload();
+    await page.waitForFunction(() => window.isoperf);
+    assert.equal(await page.$('.update-note'), null, 'announced once');
+    assert.deepEqual(log.errors, []);
+    await page.close();
+  });
+});
