@@ -20,3 +20,4 @@ opt pkg/isoperf_bg.wasm
 opt pkg/isoperf_core_bg.wasm
 printf '[build] pkg/isoperf_bg.wasm: %s bytes; pkg/isoperf_core_bg.wasm: %s bytes\n' \
   "$(wc -c < pkg/isoperf_bg.wasm)" "$(wc -c < pkg/isoperf_core_bg.wasm)"
+node scripts/package.mjs

@@ -28,7 +28,7 @@ pub fn draw_chart(
     canvas: HtmlCanvasElement,
     model_id: &str,
     chart_id: &str,
-    params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     scale: f64,
 ) -> Result<Option<String>, JsValue> {
     let raw = decode_params(params)?;
@@ -46,8 +46,13 @@ fn analysis_error(e: &AnalysisError) -> JsValue {
 /// Analyses measured data (CSV text) of a model's data set: `{tables,
 /// suggest, result}`. Throws an `Error` with `line` and `column` (1-based,
 /// 0 when no single place is at fault).
-#[wasm_bindgen]
-pub fn analyze(model_id: &str, dataset_id: &str, text: &str, params: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "Analysis")]
+pub fn analyze(
+    model_id: &str,
+    dataset_id: &str,
+    text: &str,
+    #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
+) -> Result<JsValue, JsValue> {
     let raw = decode_params(params)?;
     let out = api::analyze(model_id, dataset_id, text, &raw).map_err(|e| analysis_error(&e))?;
     encode(&out)
@@ -60,7 +65,7 @@ pub fn draw_analysis_chart(
     model_id: &str,
     dataset_id: &str,
     text: &str,
-    params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     chart_id: &str,
     scale: f64,
 ) -> Result<Option<String>, JsValue> {
@@ -102,8 +107,12 @@ fn map_request(request: JsValue) -> Result<MapRequest, JsValue> {
 
 /// A whole iso-map: `{values (null = gap), isolines: [{level, lines}], min, max, gaps, ...}`.
 /// Throws an `Error` whose `field` names the part of the request at fault.
-#[wasm_bindgen(js_name = isoMap)]
-pub fn iso_map(model_id: &str, params: JsValue, request: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = isoMap, unchecked_return_type = "IsoMap")]
+pub fn iso_map(
+    model_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
+) -> Result<JsValue, JsValue> {
     let raw = decode_params(params)?;
     let r = map_request(request)?;
     let m = api::iso_map(model_id, &raw, &r).map_err(|e| map_error(&e))?;
@@ -115,8 +124,8 @@ pub fn iso_map(model_id: &str, params: JsValue, request: JsValue) -> Result<JsVa
 #[wasm_bindgen(js_name = isoMapRows)]
 pub fn iso_map_rows(
     model_id: &str,
-    params: JsValue,
-    request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
     j0: usize,
     j1: usize,
 ) -> Result<js_sys::Float64Array, JsValue> {
@@ -129,8 +138,11 @@ pub fn iso_map_rows(
 /// The isolines of a complete grid, in parameter units:
 /// `[{level, lines: [Float64Array x0, y0, x1, y1, …]}]` (flat arrays: one
 /// JS object per point would cost more than finding the lines).
-#[wasm_bindgen(js_name = isoLines)]
-pub fn iso_lines(values: &[f64], request: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = isoLines, unchecked_return_type = "FlatIsoline[]")]
+pub fn iso_lines(
+    values: &[f64],
+    #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
+) -> Result<JsValue, JsValue> {
     let r = map_request(request)?;
     let lines = isomap::isolines_of(values, &r).into_iter().map(|iso| {
         let flat = iso.lines.iter().map(|line| line.iter().flat_map(|(x, y)| [*x, *y]).collect()).collect();
@@ -162,8 +174,13 @@ fn isolines_js(isolines: impl IntoIterator<Item = (f64, Vec<Vec<f64>>)>) -> Resu
 /// (`Uint8ClampedArray`, RGBA, top row first) and `isolines` (`[{level,
 /// lines: [Float64Array x0, y0, …]}]`, CSS px). The page blits the pixels
 /// and draws the rest as laid out.
-#[wasm_bindgen(js_name = mapLayout)]
-pub fn map_layout(model_id: &str, request: JsValue, values: &[f64], width: f64) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = mapLayout, unchecked_return_type = "MapLayout")]
+pub fn map_layout(
+    model_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
+    values: &[f64],
+    width: f64,
+) -> Result<JsValue, JsValue> {
     let r = map_request(request)?;
     let layout = api::map_layout(model_id, &r, values, width).map_err(|e| map_error(&e))?;
     let out = encode(&layout)?;
@@ -175,7 +192,10 @@ pub fn map_layout(model_id: &str, request: JsValue, values: &[f64], width: f64) 
 
 /// A computed map's grid as CSV (`x,y,output`, a line per node, gaps empty).
 #[wasm_bindgen(js_name = mapCsv)]
-pub fn map_csv(request: JsValue, values: &[f64]) -> Result<String, JsValue> {
+pub fn map_csv(
+    #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
+    values: &[f64],
+) -> Result<String, JsValue> {
     Ok(isomap::grid_csv(&map_request(request)?, values))
 }
 
@@ -188,7 +208,7 @@ pub fn iso_axis(axis: &str, n: usize) -> Result<js_sys::Float64Array, JsValue> {
 }
 
 /// A sweep's x values and series values: `{xs: Float64Array, values: Float64Array}`.
-#[wasm_bindgen(js_name = sweepPlan)]
+#[wasm_bindgen(js_name = sweepPlan, unchecked_return_type = "SweepPlan")]
 pub fn sweep_plan(model_id: &str, sweep_id: &str) -> Result<JsValue, JsValue> {
     let (xs, values) = api::sweep_plan(model_id, sweep_id).map_err(|e| model_error(&e))?;
     let o = js_sys::Object::new();
@@ -203,7 +223,7 @@ pub fn sweep_plan(model_id: &str, sweep_id: &str) -> Result<JsValue, JsValue> {
 pub fn sweep_series(
     model_id: &str,
     sweep_id: &str,
-    params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     index: usize,
 ) -> Result<js_sys::Float64Array, JsValue> {
     let raw = decode_params(params)?;
@@ -218,8 +238,8 @@ pub fn draw_sweep(
     canvas: HtmlCanvasElement,
     model_id: &str,
     sweep_id: &str,
-    params: JsValue,
-    curves: js_sys::Array,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array[]")] curves: js_sys::Array,
     scale: f64,
 ) -> Result<Option<String>, JsValue> {
     let raw = decode_params(params)?;

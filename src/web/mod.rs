@@ -10,6 +10,10 @@
 //! the number formats. The full module (the `full` feature, the default)
 //! adds what [`full`] holds: charts, data analysis, iso-maps and sweeps,
 //! and the general LP behind MapReduce's shuffle.
+//!
+//! What each export takes and returns is declared in TypeScript in
+//! [`types`] and named on the export (`unchecked_return_type`,
+//! `unchecked_param_type`), so `pkg/*.d.ts` has no `any`.
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -20,6 +24,9 @@ use crate::spec::{RawParams, RawValue};
 
 #[cfg(feature = "full")]
 mod full;
+#[cfg(feature = "full")]
+pub use full::*;
+mod types;
 
 thread_local! {
     /// The page's session: a report and the chart draws after it share one evaluation.
@@ -65,7 +72,7 @@ fn decode_params(params: JsValue) -> Result<RawParams, JsValue> {
 
 /// The registry: every model with its parameters, outputs, presets, charts
 /// and notes.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "ModelSpec[]")]
 pub fn models() -> Result<JsValue, JsValue> {
     encode(&api::specs())
 }
@@ -73,8 +80,11 @@ pub fn models() -> Result<JsValue, JsValue> {
 /// Everything the page shows for one parameter set, from one evaluation:
 /// `{problems, outputs, display, tables, remarks, fields, changed}` (see
 /// `api::Report`). Throws only for an unknown model or unreadable params.
-#[wasm_bindgen]
-pub fn report(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "Report")]
+pub fn report(
+    model_id: &str,
+    #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
+) -> Result<JsValue, JsValue> {
     let raw = decode_params(params)?;
     let out = SESSION.with(|s| s.report(model_id, &raw)).map_err(|e| model_error(&e))?;
     encode(&out)
@@ -102,8 +112,11 @@ pub fn field_text(x: f64) -> String {
 }
 
 /// Evaluates a model; throws an `Error` naming the parameter at fault.
-#[wasm_bindgen]
-pub fn evaluate(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "Outputs")]
+pub fn evaluate(
+    model_id: &str,
+    #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
+) -> Result<JsValue, JsValue> {
     let raw = decode_params(params)?;
     let out = api::evaluate(model_id, &raw).map_err(|e| model_error(&e))?;
     encode(&out)
@@ -111,16 +124,22 @@ pub fn evaluate(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
 
 /// Every field problem at once, as data: `[{key, message}]`, empty when the
 /// parameters evaluate. Throws only for an unknown model.
-#[wasm_bindgen]
-pub fn check(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "FieldError[]")]
+pub fn check(
+    model_id: &str,
+    #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
+) -> Result<JsValue, JsValue> {
     let raw = decode_params(params)?;
     let problems = api::check(model_id, &raw).map_err(|e| model_error(&e))?;
     encode(&problems)
 }
 
 /// The model's comparison and reproduction tables for these parameters.
-#[wasm_bindgen]
-pub fn tables(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "Table[]")]
+pub fn tables(
+    model_id: &str,
+    #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
+) -> Result<JsValue, JsValue> {
     let raw = decode_params(params)?;
     let out = api::tables(model_id, &raw).map_err(|e| model_error(&e))?;
     encode(&out)
@@ -128,10 +147,12 @@ pub fn tables(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
 
 /// Sentences about the result (infeasible m, unreachable targets, ...):
 /// `[{key, level, text}]`.
-#[wasm_bindgen]
-pub fn remarks(model_id: &str, params: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "Remark[]")]
+pub fn remarks(
+    model_id: &str,
+    #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
+) -> Result<JsValue, JsValue> {
     let raw = decode_params(params)?;
     let out = api::remarks(model_id, &raw).map_err(|e| model_error(&e))?;
     encode(&out)
 }
-
