@@ -96,6 +96,7 @@ export async function exampleText(path) {
   if (!response.ok) throw new Error(\`\${path}: HTTP \${response.status}\`);
   return response.text();
 }
+export const embedScript = () => new URL('isoperf-embed.js', import.meta.url);
 const WORKERS = ${JSON.stringify(workerName)};
 export function startWorker(name) {
   return new Worker(new URL(WORKERS[name], import.meta.url), { type: 'module' });
@@ -231,6 +232,8 @@ export async function exampleText(path) {
   if (!Object.hasOwn(EXAMPLES, path)) throw new Error(\`\${path} is not in this file\`);
   return EXAMPLES[path];
 }
+// A file has no address other pages could load the element from: the snippet names the site's.
+export const embedScript = () => new URL('https://YOUR-SITE/isoperf-embed.js');
 const WORKERS = ${JSON.stringify(workerCode)};
 const urls = {};
 export function startWorker(name) {

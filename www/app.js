@@ -2,8 +2,10 @@
 // the hash, wires the events, and runs the update after every edit: ONE
 // `report` call for the form (problems, outputs formatted by Rust, tables,
 // remarks, field hints, the keys for the hash), then the charts in the next
-// frame; sweeps and maps go to their workers. This file, like every module
-// of the page, knows no model and no parameter by name.
+// frame; sweeps and maps go to their workers. In another page's iframe
+// (`embed=` in the hash) it shows only the parts named (embed-mode.js).
+// This file, like every module of the page, knows no model and no
+// parameter by name.
 
 import { $, el } from './dom.js';
 import { state } from './state.js';
@@ -15,6 +17,8 @@ import { buildCharts, scheduleCharts } from './charts.js';
 import { requestSweeps } from './sweeps.js';
 import { buildMap, onMapEvent, onMapHover, paintMap, requestMap, setMapRequest } from './map-panel.js';
 import { buildDatasets, loadExample, onDatasetEvent, scheduleAnalyses } from './datasets.js';
+import { applyEmbed, watchEmbedHeight, wireEmbedDialog } from './embed-mode.js';
+import { registerOffline } from './offline.js';
 
 /** The page's number format (Rust's), for tests and authors. */
 export const formatNumber = (x, digits = 4) => wasm.formatNumber(x, digits);
@@ -79,6 +83,7 @@ function loadFromHash() {
   for (const d of model.datasets) {
     if ((examples[d.id] ?? '') !== (state.data.example[d.id] ?? '')) loadExample(d.id, examples[d.id] ?? '');
   }
+  applyEmbed();
 }
 
 /** Redraws when the window moves to a screen of another pixel ratio. */
@@ -115,6 +120,7 @@ function wire() {
       $('copy-status').textContent = 'Copy the address bar: it holds this view.';
     }
   });
+  wireEmbedDialog();
   window.addEventListener('hashchange', loadFromHash);
   new ResizeObserver(([entry]) => {
     const w = Math.round(entry.contentRect.width);
@@ -135,6 +141,7 @@ async function main() {
   wasm.loadRegistry();
   buildTabs();
   wire();
+  watchEmbedHeight();
   $('loading').remove();
   $('model').hidden = false;
   loadFromHash();
@@ -145,6 +152,7 @@ async function main() {
   // For authors and tests: the exports the page uses, and how often this thread called each.
   const { models, evaluate, check, tables, remarks, report, analyze, isoMap, fieldText } = wasm;
   window.isoperf = { models, evaluate, check, tables, remarks, report, analyze, isoMap, formatNumber, fieldText, calls: state.wasm.calls };
+  registerOffline();
 }
 
 main().catch((e) => {

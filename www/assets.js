@@ -35,6 +35,9 @@ export async function exampleText(path) {
 /** The service worker that keeps the site usable offline (only dist/site has one). */
 export const SERVICE_WORKER = null;
 
+/** The script that defines <isoperf-model>, for the Embed dialog's snippet. */
+export const embedScript = () => new URL('./embed/isoperf-embed.js', import.meta.url);
+
 /** A new worker running `name` ('map' or 'sweep'). */
 export function startWorker(name) {
   return new Worker(new URL(`./${name}-worker.js`, import.meta.url), { type: 'module' });

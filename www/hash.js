@@ -1,6 +1,8 @@
 // The URL hash, which holds the page's state: the model, every parameter
 // whose text differs from its default (as the last report lists them), the
-// example chosen for each data set, and a map the user changed.
+// example chosen for each data set, a map the user changed, and `embed`
+// (the page inside another page's iframe, showing only the parts it names:
+// embed-mode.js), which the page keeps as it rewrites the hash.
 
 import { state } from './state.js';
 import { fieldText } from './wasm.js';
@@ -22,6 +24,9 @@ export function readHash() {
   return { model, values, examples, map };
 }
 
+/** The `embed=` text of the hash (the parts an iframe shows), or null when the page is not embedded. */
+export const embedText = () => new URLSearchParams(location.hash.replace(/^#/, '')).get('embed');
+
 /** Writes the state to the hash (replacing the history entry: editing is not navigating). */
 export function writeHash() {
   const h = new URLSearchParams();
@@ -36,6 +41,8 @@ export function writeHash() {
     h.set('map.levels', r.levels.map(fieldText).join(','));
     h.set('map.grid', String(r.nx));
   }
+  const embed = embedText();
+  if (embed !== null) h.set('embed', embed);
   const hash = '#' + h.toString();
   if (hash !== location.hash) history.replaceState(null, '', hash);
 }
