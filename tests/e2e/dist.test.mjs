@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createServer } from 'node:http';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
 import { CHROMIUM, ROOT, canvasInk, chartInk, waitForCharts } from './helpers.mjs';
@@ -124,6 +125,34 @@ describe('dist/site under a sub-path, then offline', () => {
     for (const r of refs) assert.ok(!/^(\/|https?:)/.test(r), `${r} is relative`);
     assert.ok(refs.some((r) => /^app-[A-Z0-9]+\.js$/.test(r)), 'the app has a hashed name');
     assert.ok(refs.some((r) => /^isoperf_core_bg\.[0-9a-f]+\.wasm$/.test(r)), 'the first-paint module has a hashed name');
+  });
+
+  test('<isoperf-model> from the site, on a page of another origin', async () => {
+    // The host page is on localhost, the site on 127.0.0.1: two origins.
+    const host = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><meta charset="utf-8"><script type="module" src="${url}site/isoperf-embed.js"></script>
+<isoperf-model id="a" model="dlt" params="m=4&V=1000&A=1&C=1e-6&S=100" show="outputs,chart:gantt"></isoperf-model>
+<isoperf-model id="b" model="pmm" show="output:coef_M2"></isoperf-model>`);
+    });
+    await new Promise((ok) => host.listen(0, 'localhost', ok));
+    try {
+      const page = await context.newPage();
+      const log = record(page);
+      await page.goto(`http://localhost:${host.address().port}/`);
+      await page.waitForFunction(() => ['a', 'b'].every((id) => document.getElementById(id).shadowRoot?.querySelector('[data-state=ready]')), null, { timeout: 15_000 });
+      const shown = await page.evaluate(() => ['a', 'b'].map((id) => [...document.getElementById(id).shadowRoot.querySelectorAll('.output[data-output] output')].map((o) => o.textContent)));
+      // SPEC, dlt: A = 1, C = 1e-6, S = 100, V = 1000 give T(4) = 500.00075 s, shown to four figures.
+      assert.equal(shown[0][0], '500.0');
+      // Li, Fox, Qiu Table 3, "Dryad Tempest 25x1": the M² coefficient as printed.
+      assert.deepEqual(shown[1], ['6.764 × 10⁻⁸']);
+      const wasm = log.requests.filter((u) => u.endsWith('.wasm'));
+      assert.equal(new Set(wasm).size, wasm.length, `each module fetched once: ${wasm.join(', ')}`);
+      assert.deepEqual(log.errors, []);
+      await page.close();
+    } finally {
+      host.close();
+    }
   });
 
   test('first visit, then every model offline, then a new build is announced', async () => {
