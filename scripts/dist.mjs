@@ -138,7 +138,8 @@ export function startWorker(name) {
     `<link rel="preload" href="${wasmName.core}" as="fetch" type="application/wasm" crossorigin>`,
   ];
   const html = (await readFile(join(ROOT, 'index.html'), 'utf8'))
-    .replace('<link rel="icon" href="data:,">', '<link rel="icon" href="icon.svg" type="image/svg+xml">\n  <link rel="manifest" href="manifest.webmanifest">\n  <meta name="theme-color" content="#1d4e89">')
+    // The favicon inline: browsers fetch favicons past the service worker, so a file would fail offline.
+    .replace('<link rel="icon" href="data:,">', () => `<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(ICON.trim())}">\n  <link rel="manifest" href="manifest.webmanifest">\n  <meta name="theme-color" content="#1d4e89">`)
     .replace('<link rel="stylesheet" href="www/style.css">', `<link rel="stylesheet" href="${cssName}">\n  ${preload.join('\n  ')}`)
     .replace('<script type="module" src="www/app.js"></script>', `<script type="module" src="${basename(app)}"></script>`);
   if (!html.includes(basename(app)) || !html.includes(cssName)) throw new Error('index.html no longer has the stylesheet and script tags dist.mjs rewrites');
@@ -263,7 +264,7 @@ const wasm = {
   core: await readFile(join(PKG, 'isoperf_core_bg.wasm')),
   full: await readFile(join(PKG, 'isoperf_bg.wasm')),
 };
-const inputs = [await readFile(join(ROOT, 'index.html')), wasm.core, wasm.full, await readFile(join(PKG, 'isoperf.js')), await readFile(join(PKG, 'isoperf_core.js'))];
+const inputs = [await readFile(fileURLToPath(import.meta.url)), await readFile(join(ROOT, 'index.html')), wasm.core, wasm.full, await readFile(join(PKG, 'isoperf.js')), await readFile(join(PKG, 'isoperf_core.js'))];
 for (const dir of [WWW, join(WWW, 'embed')]) {
   if (!existsSync(dir)) continue;
   for (const f of (await readdir(dir)).sort()) if (/\.(js|css)$/.test(f)) inputs.push(await readFile(join(dir, f)));
