@@ -138,7 +138,9 @@ async function main() {
   // The first prediction comes from the small first-paint module; the full
   // one (charts, maps, sweeps, data analysis) is fetched after it.
   await wasm.start();
+  performance.mark('isoperf:module');
   wasm.loadRegistry();
+  performance.mark('isoperf:registry');
   buildTabs();
   wire();
   watchEmbedHeight();
