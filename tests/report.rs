@@ -9,7 +9,7 @@ use isoperf::models::MODELS;
 use isoperf::spec::{RawParams, RawValue};
 
 mod common;
-use common::{preset_params, raw};
+use common::{defaults_and_presets, raw};
 
 fn json<T: serde::Serialize>(x: &T) -> String {
     serde_json::to_string(x).unwrap()
@@ -17,12 +17,7 @@ fn json<T: serde::Serialize>(x: &T) -> String {
 
 /// Every model at its defaults and presets, and a few sets with problems.
 fn cases() -> Vec<(&'static str, RawParams)> {
-    let mut out = Vec::new();
-    for m in MODELS {
-        let s = m.spec();
-        out.push((s.id, RawParams::new()));
-        out.extend(s.presets().map(|p| (s.id, preset_params(p.values))));
-    }
+    let mut out = defaults_and_presets();
     out.push(("pmm", raw(&[("N", "24")])));
     out.push(("pmm", raw(&[("N", "abc"), ("M", "3")])));
     out.push(("pipeline", raw(&[("L", "1e9")]))); // saturated: outputs withheld, tables shown

@@ -27,7 +27,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 mod common;
-use common::{preset_params, raw};
+use common::{defaults_and_presets, preset_params, raw};
 
 const TYPES_RS: &str = include_str!("../src/web/types.rs");
 
@@ -477,11 +477,9 @@ impl Samples {
 
 /// Every model at its defaults and presets, and sets with problems of each kind.
 fn cases() -> Vec<(&'static str, RawParams)> {
-    let mut out = Vec::new();
+    let mut out = defaults_and_presets();
     for m in MODELS {
         let s = m.spec();
-        out.push((s.id, RawParams::new()));
-        out.extend(s.presets().map(|p| (s.id, preset_params(p.values))));
         out.push((s.id, raw(&[("no_such_parameter", "1")])));
         if let Some(p) = s.params.first() {
             out.push((s.id, raw(&[(p.key, "abc")])));

@@ -43,6 +43,17 @@ pub fn missing(out: &Outputs, key: &str) -> bool {
     out.0.iter().any(|(k, v)| *k == key && *v == OutValue::Missing)
 }
 
+/// Every model at its defaults and at each of its presets.
+pub fn defaults_and_presets() -> Vec<(&'static str, RawParams)> {
+    let mut out = Vec::new();
+    for m in isoperf::models::MODELS {
+        let s = m.spec();
+        out.push((s.id, RawParams::new()));
+        out.extend(s.presets().map(|p| (s.id, preset_params(p.values))));
+    }
+    out
+}
+
 /// A preset's values as raw parameters.
 pub fn preset_params(values: &[(&str, PresetValue)]) -> RawParams {
     values
