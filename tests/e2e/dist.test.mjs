@@ -162,6 +162,11 @@ describe('dist/site under a sub-path, then offline', () => {
     await waitComplete(page, 'online');
     await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, { timeout: 15_000 });
     assert.equal(await page.$('.update-note'), null, 'no note on a first visit');
+    // Installable: Chromium finds nothing missing (a test browser context is always incognito).
+    const cdp = await page.context().newCDPSession(page);
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    assert.deepEqual(installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito'), [], 'installable as an app');
+    await cdp.detach();
     // Offline for real: the server is gone (not only the browser's emulation).
     server.closeAllConnections?.();
     await new Promise((ok) => server.close(ok));
