@@ -96,6 +96,7 @@ export async function exampleText(path) {
   if (!response.ok) throw new Error(\`\${path}: HTTP \${response.status}\`);
   return response.text();
 }
+export const PUBLISHED = null;
 export const embedScript = () => new URL('isoperf-embed.js', import.meta.url);
 const WORKERS = ${JSON.stringify(workerName)};
 export function startWorker(name) {
@@ -233,8 +234,9 @@ export async function exampleText(path) {
   if (!Object.hasOwn(EXAMPLES, path)) throw new Error(\`\${path} is not in this file\`);
   return EXAMPLES[path];
 }
-// A file has no address other pages could load the element from: the snippet names the site's.
-export const embedScript = () => new URL('https://YOUR-SITE/isoperf-embed.js');
+// A file has no address other pages could load from: the snippets name where dist/site would be.
+export const PUBLISHED = 'https://your-site.example/isoperf/';
+export const embedScript = () => new URL('isoperf-embed.js', PUBLISHED);
 const WORKERS = ${JSON.stringify(workerCode)};
 const urls = {};
 export function startWorker(name) {

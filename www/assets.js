@@ -35,6 +35,13 @@ export async function exampleText(path) {
 /** The service worker that keeps the site usable offline (only dist/site has one). */
 export const SERVICE_WORKER = null;
 
+/**
+ * Where this build is published, for the Embed dialog's snippets: null when
+ * it is the page's own address (only the single file, which has none of its
+ * own, names a placeholder).
+ */
+export const PUBLISHED = null;
+
 /** The script that defines <isoperf-model>, for the Embed dialog's snippet. */
 export const embedScript = () => new URL('./embed/isoperf-embed.js', import.meta.url);
 

@@ -15,13 +15,13 @@
 import { $, el } from './dom.js';
 import { state } from './state.js';
 import { embedText } from './hash.js';
-import { embedScript } from './assets.js';
+import { PUBLISHED, embedScript } from './assets.js';
 import { parseEditable, parseParts, partsText } from './embed/parts.js';
 
 /** The tallest frame the iframe snippet's listener allows (px): a runaway height stays bounded. */
 const MAX_FRAME_HEIGHT = 5000;
 
-const pageUrl = () => location.href.split('#')[0];
+const pageUrl = () => PUBLISHED ?? location.href.split('#')[0];
 
 /** A parameter's text in a hash or `params`: percent-encoded, but commas and colons kept readable. */
 const encode = (text) => encodeURIComponent(text).replace(/%2C/gi, ',').replace(/%3A/gi, ':');
@@ -131,6 +131,8 @@ function fillDialog() {
       ` ${p.label}`)));
   }
   $('embed-editable').placeholder = `e.g. ${model.params.filter((p) => p.kind === 'number').slice(0, 2).map((p) => p.key).join(', ')}`;
+  $('embed-where').hidden = !PUBLISHED;
+  $('embed-where').textContent = PUBLISHED ? `This copy of isoperf runs from a file, which other pages cannot load: publish dist/site (npm run dist) and put its address where the snippets say ${new URL(PUBLISHED).origin}.` : '';
   $('embed-editable-help').textContent = `Editable fields: parameter keys shown as inputs in the element (the iframe then shows the form): ${model.params.map((p) => p.key).join(', ')}.`;
   writeSnippets();
 }

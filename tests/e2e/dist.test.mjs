@@ -94,6 +94,12 @@ describe('dist/isoperf.html from file://, no network', () => {
     await page.waitForFunction(() => [...document.querySelectorAll('.datasets table')].length > 0, null, { timeout: 10_000 });
     const fitted = await page.$$eval('.datasets table', (ts) => ts.map((t) => t.textContent).join(' '));
     assert.match(fitted, /C1/, 'the example data set is analysed');
+    // The Embed dialog of a file says where the snippets must point instead of file://.
+    await page.click('#embed-open');
+    assert.ok(await page.isVisible('#embed-where'), 'the dialog says the file cannot be embedded as it is');
+    assert.match(await page.inputValue('#embed-element'), /src="https:\/\/your-site\.example\/isoperf\/isoperf-embed\.js"/);
+    assert.doesNotMatch(await page.inputValue('#embed-iframe'), /file:/);
+    await page.click('#embed-dialog .embed-close');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('section#map button.map-csv')]);
     assert.match(download.suggestedFilename(), /\.csv$/);
     assert.deepEqual(log.errors, []);
