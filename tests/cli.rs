@@ -119,3 +119,41 @@ fn mapreduce_eval_sweep_chart_and_bad_input() {
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     assert!(stderr.contains("l:") && stderr.contains("1 ≤ value"), "{stderr}");
 }
+
+/// Issue 13, classes 5 and 8: arguments and files the CLI cannot use are a
+/// message and exit code 2, never a panic (exit 101); a failed write is an
+/// error, not a silent success.
+#[test]
+#[cfg(unix)]
+fn arguments_files_and_writes_it_cannot_use() {
+    use std::os::unix::ffi::OsStrExt;
+    let bin = env!("CARGO_BIN_EXE_isoperf");
+    let out = Command::new(bin).args(["eval", "pmm"]).arg(std::ffi::OsStr::from_bytes(b"N=\xff")).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("argument 3") && stderr.contains("not valid UTF-8"), "{stderr}");
+
+    let dir = std::env::temp_dir().join(format!("isoperf-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let latin1 = dir.join("latin1.csv");
+    std::fs::write(&latin1, b"p,time\n18,4.4\n36,3.1\xe9\n").unwrap();
+    let (code, _, stderr) = isoperf(&["analyze", "scaling", "timings", latin1.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("not UTF-8"), "{stderr}");
+    let big = dir.join("big.csv");
+    std::fs::File::create(&big).unwrap().set_len((64 << 20) + 1).unwrap();
+    let (code, _, stderr) = isoperf(&["analyze", "scaling", "timings", big.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("larger than 64 MiB"), "{stderr}");
+    // /dev/zero never ends: the size guard stops it.
+    let (code, _, stderr) = isoperf(&["analyze", "scaling", "timings", "/dev/zero"]);
+    assert_eq!(code, 2, "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    if std::path::Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = Command::new(bin).arg("models").stdout(full).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "a full disk is an error");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the output"));
+    }
+}

@@ -39,7 +39,7 @@ fn models_lists_pmm_with_its_parameters() {
 
 #[wasm_bindgen_test]
 fn evaluate_reproduces_table3_row1_across_the_boundary() {
-    let out = web::evaluate("pmm", JsValue::UNDEFINED).expect("defaults evaluate");
+    let out = web::evaluate("pmm".into(), JsValue::UNDEFINED).expect("defaults evaluate");
     let m2 = get(&out, "coef_M2").as_f64().expect("number");
     let m3 = get(&out, "coef_M3").as_f64().expect("number");
     // Table 3, row "Dryad Tempest 25x1": 6.764e-8 M² + 9.259e-12 M³.
@@ -50,15 +50,15 @@ fn evaluate_reproduces_table3_row1_across_the_boundary() {
     assert_eq!(Some(m3), core.num("coef_M3"));
     assert_eq!(get(&out, "T").as_f64(), core.num("T"));
     // Numbers and numeric strings are the same input.
-    let a = web::evaluate("pmm", params(&[("N", 36.0.into()), ("M", "20000".into())])).unwrap();
-    let b = web::evaluate("pmm", params(&[("N", "36".into()), ("M", 20000.0.into())])).unwrap();
+    let a = web::evaluate("pmm".into(), params(&[("N", 36.0.into()), ("M", "20000".into())])).unwrap();
+    let b = web::evaluate("pmm".into(), params(&[("N", "36".into()), ("M", 20000.0.into())])).unwrap();
     assert_eq!(get(&a, "T").as_f64(), get(&b, "T").as_f64());
     assert!(get(&a, "T").as_f64().unwrap() > 0.0);
 }
 
 #[wasm_bindgen_test]
 fn errors_are_js_error_objects_naming_the_parameter() {
-    let err = web::evaluate("pmm", params(&[("N", 30.0.into())])).expect_err("30 is not a square");
+    let err = web::evaluate("pmm".into(), params(&[("N", 30.0.into())])).expect_err("30 is not a square");
     let e: Error = err.clone().dyn_into().expect("a real Error, not a string");
     let msg: String = e.message().into();
     assert!(msg.contains("N: 30 is not a perfect square") && msg.contains("25 and 36"), "{msg}");
@@ -72,32 +72,32 @@ fn errors_are_js_error_objects_naming_the_parameter() {
         ("impl", "mpich".into()),
         ("M", JsValue::NULL),
     ] {
-        let err = web::evaluate("pmm", params(&[(key, value)])).expect_err("invalid");
+        let err = web::evaluate("pmm".into(), params(&[(key, value)])).expect_err("invalid");
         assert!(err.is_instance_of::<Error>());
         assert_eq!(get(&err, "key").as_string().as_deref(), Some(key));
         let msg: String = err.unchecked_ref::<Error>().message().into();
         assert!(msg.contains("expected"), "{msg}");
     }
 
-    let err = web::evaluate("nope", JsValue::UNDEFINED).expect_err("unknown model");
+    let err = web::evaluate("nope".into(), JsValue::UNDEFINED).expect_err("unknown model");
     assert!(err.is_instance_of::<Error>());
-    let err = web::evaluate("pmm", JsValue::from(3.0)).expect_err("params must be an object");
+    let err = web::evaluate("pmm".into(), JsValue::from(3.0)).expect_err("params must be an object");
     assert!(err.is_instance_of::<Error>());
 }
 
 #[wasm_bindgen_test]
 fn check_returns_every_field_problem_as_data() {
     let list: Array =
-        web::check("pmm", params(&[("N", (-1.0).into()), ("M", "x".into())])).unwrap().dyn_into().unwrap();
+        web::check("pmm".into(), params(&[("N", (-1.0).into()), ("M", "x".into())])).unwrap().dyn_into().unwrap();
     let keys: Vec<String> = list.iter().filter_map(|f| get(&f, "key").as_string()).collect();
     assert_eq!(keys, ["N", "M"]);
-    let ok: Array = web::check("pmm", JsValue::UNDEFINED).unwrap().dyn_into().unwrap();
+    let ok: Array = web::check("pmm".into(), JsValue::UNDEFINED).unwrap().dyn_into().unwrap();
     assert_eq!(ok.length(), 0);
 }
 
 #[wasm_bindgen_test]
 fn tables_cross_as_plain_objects() {
-    let list: Array = web::tables("pmm", JsValue::UNDEFINED).unwrap().dyn_into().unwrap();
+    let list: Array = web::tables("pmm".into(), JsValue::UNDEFINED).unwrap().dyn_into().unwrap();
     let ids: Vec<String> = list.iter().filter_map(|t| get(&t, "id").as_string()).collect();
     assert_eq!(ids, ["table2", "table3"]);
     let rows: Array = get(&list.get(1), "rows").dyn_into().unwrap();
@@ -120,36 +120,37 @@ fn dlt_lists_nulls_and_remarks_cross_the_boundary() {
         ("C_list", "1e-6 1e-6 1e-6 1e-6".into()),
         ("S_list", "50;50;50;50".into()),
     ]);
-    let a = web::evaluate("dlt", as_array).unwrap();
-    let b = web::evaluate("dlt", as_text).unwrap();
+    let a = web::evaluate("dlt".into(), as_array).unwrap();
+    let b = web::evaluate("dlt".into(), as_text).unwrap();
     assert_eq!(get(&a, "T").as_f64(), get(&b, "T").as_f64());
     let alpha: Array = get(&a, "alpha").dyn_into().expect("alpha is an array");
     assert_eq!(alpha.length(), 4);
 
     // Identical processors: no alpha vector, and an out-of-reach target is null, not NaN.
-    let out = web::evaluate("dlt", params(&[("m", 1000.0.into()), ("e_target", 0.99999999.into())])).unwrap();
+    let out = web::evaluate("dlt".into(), params(&[("m", 1000.0.into()), ("e_target", 0.99999999.into())])).unwrap();
     assert!(get(&out, "alpha").is_null());
     assert!(get(&out, "V_target").is_null());
 
     // SPEC: m = 5 is infeasible for V = 1e3; a remark at m says so.
-    let list: Array = web::remarks("dlt", params(&[("m", 5.0.into())])).unwrap().dyn_into().unwrap();
+    let list: Array = web::remarks("dlt".into(), params(&[("m", 5.0.into())])).unwrap().dyn_into().unwrap();
     let warning = list.iter().find(|r| get(r, "key").as_string().as_deref() == Some("m")).expect("a remark at m");
     assert_eq!(get(&warning, "level").as_string().as_deref(), Some("warning"));
     assert!(get(&warning, "text").as_string().unwrap().contains("m_max = 4"));
 
-    let err =
-        web::evaluate("dlt", params(&[("processors", "heterogeneous".into()), ("C_list", "1, 2".into())])).unwrap_err();
+    let err = web::evaluate("dlt".into(), params(&[("processors", "heterogeneous".into()), ("C_list", "1, 2".into())]))
+        .unwrap_err();
     assert_eq!(get(&err, "key").as_string().as_deref(), Some("C_list"));
 }
 
 #[wasm_bindgen_test]
 fn analyses_cross_the_boundary_with_line_and_column() {
     let text = "p,time\n18,4.4\n36,2.6\n72,1.7\n144,1.2\n288,0.9\n";
-    let a = web::analyze("scaling", "timings", text, JsValue::UNDEFINED).unwrap();
+    let a = web::analyze("scaling".into(), "timings".into(), text.into(), JsValue::UNDEFINED).unwrap();
     let tables: Array = get(&a, "tables").dyn_into().unwrap();
     assert!(tables.length() >= 1);
     assert!(get(&get(&get(&a, "result"), "C1"), "value").as_f64().unwrap().is_finite());
-    let err = web::analyze("scaling", "timings", "p,time\n18,4.4\n36,abc\n", JsValue::UNDEFINED).unwrap_err();
+    let err = web::analyze("scaling".into(), "timings".into(), "p,time\n18,4.4\n36,abc\n".into(), JsValue::UNDEFINED)
+        .unwrap_err();
     assert!(err.is_instance_of::<Error>());
     assert_eq!(get(&err, "line").as_f64(), Some(3.0));
     assert_eq!(get(&err, "column").as_f64(), Some(2.0));
@@ -170,27 +171,29 @@ fn mapreduce_example_and_sweeps_cross_the_boundary() {
         ("a_red", 0.0.into()),
         ("s_red", 0.0.into()),
     ]);
-    let out = web::evaluate("mapreduce", example).unwrap();
+    let out = web::evaluate("mapreduce".into(), example).unwrap();
     let t = get(&out, "t_shuffle").as_f64().unwrap();
     assert!((t - 9982.0 / 123.0).abs() <= 1e-12 * t);
     let alpha: Array = get(&out, "alpha").dyn_into().unwrap();
     assert_eq!(alpha.length(), 4);
     assert!((alpha.get(3).as_f64().unwrap() - 3992.0 / 123.0).abs() < 1e-12);
     // A sweep curve in the worker's form: the same numbers as evaluate at each x.
-    let plan = web::sweep_plan("mapreduce", "speedup-m-r").unwrap();
+    let plan = web::sweep_plan("mapreduce".into(), "speedup-m-r".into()).unwrap();
     let xs = js_sys::Float64Array::new(&get(&plan, "xs")).to_vec();
-    let curve = web::sweep_series("mapreduce", "speedup-m-r", JsValue::UNDEFINED, 3).unwrap().to_vec();
+    let curve = web::sweep_series("mapreduce".into(), "speedup-m-r".into(), JsValue::UNDEFINED, 3).unwrap().to_vec();
     assert_eq!(xs.len(), curve.len());
     let k = xs.iter().position(|&x| x >= 100.0).unwrap();
     let at =
-        web::evaluate("mapreduce", params(&[("m", xs[k].into()), ("r", 100.0.into()), ("l", 100.0.into())])).unwrap();
+        web::evaluate("mapreduce".into(), params(&[("m", xs[k].into()), ("r", 100.0.into()), ("l", 100.0.into())]))
+            .unwrap();
     assert_eq!(get(&at, "speedup").as_f64(), Some(curve[k]));
     // A bad field is an Error naming it.
-    let err = web::evaluate("mapreduce", params(&[("gamma", 0.0.into())])).expect_err("γ must be positive");
+    let err = web::evaluate("mapreduce".into(), params(&[("gamma", 0.0.into())])).expect_err("γ must be positive");
     assert_eq!(get(&err, "key").as_string().as_deref(), Some("gamma"));
     // The interval count is 64-bit even where usize is 32: 65536 · 65537 does not wrap to 65536.
-    let err = web::evaluate("mapreduce", params(&[("m", 65536.0.into()), ("r", 65537.0.into()), ("l", 1.0.into())]))
-        .expect_err("too many intervals");
+    let err =
+        web::evaluate("mapreduce".into(), params(&[("m", 65536.0.into()), ("r", 65537.0.into()), ("l", 1.0.into())]))
+            .expect_err("too many intervals");
     assert_eq!(get(&err, "key").as_string().as_deref(), Some("r"));
     let message = err.dyn_ref::<Error>().map(|e| String::from(e.message())).unwrap_or_default();
     assert!(message.contains("4295032832"), "{message}");
@@ -198,7 +201,7 @@ fn mapreduce_example_and_sweeps_cross_the_boundary() {
 
 #[wasm_bindgen_test]
 fn report_crosses_as_plain_objects_with_the_same_bits() {
-    let r = web::report("pmm", JsValue::UNDEFINED).expect("a report");
+    let r = web::report("pmm".into(), JsValue::UNDEFINED).expect("a report");
     let outputs = get(&r, "outputs");
     // Table 3, row "Dryad Tempest 25x1", as evaluate gives it, to the bit.
     let core = api::evaluate("pmm", &Default::default()).unwrap();
@@ -207,7 +210,7 @@ fn report_crosses_as_plain_objects_with_the_same_bits() {
     assert_eq!(Array::from(&get(&r, "problems")).length(), 0);
     assert!(Array::is_array(&get(&r, "tables")));
     // A bad field: problems at the field, no outputs, the changed key for the link.
-    let r = web::report("pmm", params(&[("N", "24".into())])).unwrap();
+    let r = web::report("pmm".into(), params(&[("N", "24".into())])).unwrap();
     let problems = Array::from(&get(&r, "problems"));
     assert_eq!(get(&problems.get(0), "key").as_string().as_deref(), Some("N"));
     assert!(get(&r, "outputs").is_null());

@@ -112,8 +112,21 @@ fn analyze(model: &str, dataset: &str, file: &str, raw: RawParams) -> Result<Str
     json(&analysis.result)
 }
 
+/// The largest data file read (measurements are kilobytes; this is a guard
+/// against /dev/zero or a wrong file, not a limit anyone meets).
+const MAX_FILE: u64 = 64 << 20;
+
 fn read(file: &str) -> Result<String, String> {
-    std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))
+    use std::io::Read;
+    let cannot = |e: std::io::Error| format!("cannot read {file}: {e}");
+    let mut bytes = Vec::new();
+    std::fs::File::open(file).map_err(cannot)?.take(MAX_FILE + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(format!("{file} is larger than {} MiB; a data file is a CSV of measurements", MAX_FILE >> 20));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!("{file} is not UTF-8 text (byte {} is not): save it as UTF-8 CSV", e.utf8_error().valid_up_to() + 1)
+    })
 }
 
 fn json<T: serde::Serialize>(value: &T) -> Result<String, String> {
@@ -172,18 +185,41 @@ fn text_command(args: &[String]) -> Result<String, String> {
     }
 }
 
+/// The arguments as text; one that is not UTF-8 is named, not a panic.
+fn arguments() -> Result<Vec<String>, String> {
+    std::env::args_os()
+        .skip(1)
+        .enumerate()
+        .map(|(i, a)| {
+            a.into_string().map_err(|a| format!("argument {} ({}) is not valid UTF-8", i + 1, a.to_string_lossy()))
+        })
+        .collect()
+}
+
+/// Writes the output; a closed pipe (isoperf … | head) is not an error,
+/// any other failure (a full disk) is.
+fn write(output: Output) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let written = match output {
+        Output::Text(text) => writeln!(out, "{text}"),
+        Output::Bytes(bytes) => out.write_all(&bytes),
+    };
+    match written.and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(output) => {
-            // A closed pipe (isoperf … | head) is not an error worth a panic.
-            use std::io::Write;
-            let _ = match output {
-                Output::Text(text) => writeln!(std::io::stdout(), "{text}"),
-                Output::Bytes(bytes) => std::io::stdout().write_all(&bytes),
-            };
-            ExitCode::SUCCESS
-        }
+    match arguments().and_then(|args| run(&args)) {
+        Ok(output) => match write(output) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("isoperf: cannot write the output: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Err(msg) => {
             eprintln!("isoperf: {msg}");
             ExitCode::from(2)

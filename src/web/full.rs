@@ -6,7 +6,7 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::{decode_params, encode, error, model_error, SESSION};
+use super::{decode_params, encode, error, model_error, text_arg, SESSION};
 use crate::api;
 use crate::engine::isomap::{self, MapAxis, MapError, MapRequest};
 use crate::error::AnalysisError;
@@ -26,11 +26,13 @@ fn paint(canvas: HtmlCanvasElement, chart: &crate::chart::Chart, scale: f64) -> 
 #[wasm_bindgen(js_name = drawChart)]
 pub fn draw_chart(
     canvas: HtmlCanvasElement,
-    model_id: &str,
-    chart_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] chart_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     scale: f64,
 ) -> Result<Option<String>, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
+    let chart_id = &text_arg("chartId", chart_id)?;
     let raw = decode_params(params)?;
     let chart = SESSION.with(|s| s.chart(model_id, chart_id, &raw)).map_err(|e| model_error(&e))?;
     paint(canvas, &chart, scale)
@@ -48,11 +50,14 @@ fn analysis_error(e: &AnalysisError) -> JsValue {
 /// 0 when no single place is at fault).
 #[wasm_bindgen(unchecked_return_type = "Analysis")]
 pub fn analyze(
-    model_id: &str,
-    dataset_id: &str,
-    text: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] dataset_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
+    let dataset_id = &text_arg("datasetId", dataset_id)?;
+    let text = &text_arg("text", text)?;
     let raw = decode_params(params)?;
     let out = api::analyze(model_id, dataset_id, text, &raw).map_err(|e| analysis_error(&e))?;
     encode(&out)
@@ -62,13 +67,17 @@ pub fn analyze(
 #[wasm_bindgen(js_name = drawAnalysisChart)]
 pub fn draw_analysis_chart(
     canvas: HtmlCanvasElement,
-    model_id: &str,
-    dataset_id: &str,
-    text: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] dataset_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
-    chart_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] chart_id: JsValue,
     scale: f64,
 ) -> Result<Option<String>, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
+    let dataset_id = &text_arg("datasetId", dataset_id)?;
+    let text = &text_arg("text", text)?;
+    let chart_id = &text_arg("chartId", chart_id)?;
     let raw = decode_params(params)?;
     let chart = api::analysis_chart(model_id, dataset_id, text, &raw, chart_id).map_err(|e| analysis_error(&e))?;
     paint(canvas, &chart, scale)
@@ -109,10 +118,11 @@ fn map_request(request: JsValue) -> Result<MapRequest, JsValue> {
 /// Throws an `Error` whose `field` names the part of the request at fault.
 #[wasm_bindgen(js_name = isoMap, unchecked_return_type = "IsoMap")]
 pub fn iso_map(
-    model_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
     let raw = decode_params(params)?;
     let r = map_request(request)?;
     let m = api::iso_map(model_id, &raw, &r).map_err(|e| map_error(&e))?;
@@ -123,12 +133,13 @@ pub fn iso_map(
 /// computing a map band by band in a worker.
 #[wasm_bindgen(js_name = isoMapRows)]
 pub fn iso_map_rows(
-    model_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
     j0: usize,
     j1: usize,
 ) -> Result<js_sys::Float64Array, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
     let raw = decode_params(params)?;
     let r = map_request(request)?;
     let values = api::iso_map_rows(model_id, &raw, &r, j0..j1).map_err(|e| map_error(&e))?;
@@ -176,11 +187,12 @@ fn isolines_js(isolines: impl IntoIterator<Item = (f64, Vec<Vec<f64>>)>) -> Resu
 /// and draws the rest as laid out.
 #[wasm_bindgen(js_name = mapLayout, unchecked_return_type = "MapLayout")]
 pub fn map_layout(
-    model_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
     values: &[f64],
     width: f64,
 ) -> Result<JsValue, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
     let r = map_request(request)?;
     let layout = api::map_layout(model_id, &r, values, width).map_err(|e| map_error(&e))?;
     let out = encode(&layout)?;
@@ -202,14 +214,23 @@ pub fn map_csv(
 /// The `n` sample values of a map axis `KEY:MIN:MAX[:log]`, exactly as the
 /// map engine uses them.
 #[wasm_bindgen(js_name = isoAxis)]
-pub fn iso_axis(axis: &str, n: usize) -> Result<js_sys::Float64Array, JsValue> {
+pub fn iso_axis(
+    #[wasm_bindgen(unchecked_param_type = "string")] axis: JsValue,
+    n: usize,
+) -> Result<js_sys::Float64Array, JsValue> {
+    let axis = &text_arg("axis", axis)?;
     let a = MapAxis::parse("axis", axis).map_err(|e| map_error(&e))?;
     Ok(js_sys::Float64Array::from(a.values(n).as_slice()))
 }
 
 /// A sweep's x values and series values: `{xs: Float64Array, values: Float64Array}`.
 #[wasm_bindgen(js_name = sweepPlan, unchecked_return_type = "SweepPlan")]
-pub fn sweep_plan(model_id: &str, sweep_id: &str) -> Result<JsValue, JsValue> {
+pub fn sweep_plan(
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] sweep_id: JsValue,
+) -> Result<JsValue, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
+    let sweep_id = &text_arg("sweepId", sweep_id)?;
     let (xs, values) = api::sweep_plan(model_id, sweep_id).map_err(|e| model_error(&e))?;
     let o = js_sys::Object::new();
     js_sys::Reflect::set(&o, &"xs".into(), &js_sys::Float64Array::from(xs.as_slice()))?;
@@ -221,11 +242,13 @@ pub fn sweep_plan(model_id: &str, sweep_id: &str) -> Result<JsValue, JsValue> {
 /// (NaN where the model has no value), for computing sweeps in a worker.
 #[wasm_bindgen(js_name = sweepSeries)]
 pub fn sweep_series(
-    model_id: &str,
-    sweep_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] sweep_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     index: usize,
 ) -> Result<js_sys::Float64Array, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
+    let sweep_id = &text_arg("sweepId", sweep_id)?;
     let raw = decode_params(params)?;
     let ys = api::sweep_series(model_id, sweep_id, &raw, index).map_err(|e| model_error(&e))?;
     Ok(js_sys::Float64Array::from(ys.as_slice()))
@@ -236,12 +259,14 @@ pub fn sweep_series(
 #[wasm_bindgen(js_name = drawSweep)]
 pub fn draw_sweep(
     canvas: HtmlCanvasElement,
-    model_id: &str,
-    sweep_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] sweep_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Float64Array[]")] curves: js_sys::Array,
     scale: f64,
 ) -> Result<Option<String>, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
+    let sweep_id = &text_arg("sweepId", sweep_id)?;
     let raw = decode_params(params)?;
     let ys: Vec<Vec<f64>> = curves.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect();
     let chart = api::sweep_chart(model_id, sweep_id, &raw, Some(ys)).map_err(|e| model_error(&e))?;

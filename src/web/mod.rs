@@ -59,18 +59,127 @@ fn model_error(e: &ModelError) -> JsValue {
     err.into()
 }
 
-/// Accepts a plain object of numbers, strings or booleans. `null` and
-/// `undefined` values count as empty fields.
+/// The most keys a params object may have.
+const MAX_KEYS: usize = 1_000;
+/// The longest parameter key, in UTF-16 units.
+const MAX_KEY: usize = 200;
+/// The longest text argument or value (a list of 10⁶ numbers as text fits).
+const MAX_TEXT: u32 = 1 << 25;
+/// The most items a list value may have.
+const MAX_ITEMS: u32 = 1 << 21;
+
+fn type_error(message: &str) -> JsValue {
+    js_sys::TypeError::new(message).into()
+}
+
+fn range_error(message: &str) -> JsValue {
+    js_sys::RangeError::new(message).into()
+}
+
+/// What a JavaScript value is, for messages ("a number", "an object").
+fn kind(v: &JsValue) -> String {
+    if v.is_null() {
+        return "null".into();
+    }
+    if js_sys::Array::is_array(v) {
+        return "an array".into();
+    }
+    match v.js_typeof().as_string().as_deref() {
+        Some(t @ ("object" | "undefined")) => format!("{}{t}", if t == "object" { "an " } else { "" }),
+        Some(t) => format!("a {t}"),
+        None => "a value of no known type".into(),
+    }
+}
+
+/// A string argument, checked before anything reads it: any other type (a
+/// number, an object, a symbol) is a `TypeError` naming the argument.
+fn text_arg(name: &str, value: JsValue) -> Result<String, JsValue> {
+    let Some(text) = value.dyn_ref::<js_sys::JsString>() else {
+        return Err(type_error(&format!("{name} must be a string, not {}", kind(&value))));
+    };
+    if text.length() > MAX_TEXT {
+        return Err(range_error(&format!("{name} is {} characters long; at most {MAX_TEXT} are read", text.length())));
+    }
+    Ok(String::from(text))
+}
+
+/// One parameter value: a number, a string, a boolean, `null`/`undefined`
+/// (an empty field) or a flat list of those. Anything else, at any depth,
+/// is a `TypeError` naming the parameter; nothing is read recursively, so
+/// deep or self-referential objects are refused, not followed.
+fn decode_value(key: &str, v: JsValue) -> Result<RawValue, JsValue> {
+    if v.is_null() || v.is_undefined() {
+        return Ok(RawValue::Text(String::new()));
+    }
+    if let Some(x) = v.as_f64() {
+        return Ok(RawValue::Num(x));
+    }
+    if let Some(b) = v.as_bool() {
+        return Ok(RawValue::Bool(b));
+    }
+    if v.is_string() {
+        return text_arg(&format!("params.{key}"), v).map(RawValue::Text);
+    }
+    let Some(list) = v.dyn_ref::<js_sys::Array>() else {
+        return Err(type_error(&format!(
+            "params.{key} must be a number, a string, a boolean or a list of numbers, not {}",
+            kind(&v)
+        )));
+    };
+    if list.length() > MAX_ITEMS {
+        return Err(range_error(&format!("params.{key} has {} items; at most {MAX_ITEMS} are read", list.length())));
+    }
+    let mut items = Vec::with_capacity(list.length() as usize);
+    for (i, item) in list.iter().enumerate() {
+        let raw = if item.is_null() || item.is_undefined() {
+            RawValue::Text(String::new())
+        } else if let Some(x) = item.as_f64() {
+            RawValue::Num(x)
+        } else if item.is_string() {
+            RawValue::Text(text_arg(&format!("params.{key}[{i}]"), item)?)
+        } else {
+            return Err(type_error(&format!("params.{key}[{i}] must be a number or a string, not {}", kind(&item))));
+        };
+        items.push(raw);
+    }
+    Ok(RawValue::List(items))
+}
+
+/// Accepts `null`, `undefined` or a plain object (no array, no class
+/// instance) of at most [`MAX_KEYS`] parameter values (see
+/// [`decode_value`]); checked by type and shape before it is read.
 fn decode_params(params: JsValue) -> Result<RawParams, JsValue> {
     if params.is_undefined() || params.is_null() {
         return Ok(RawParams::new());
     }
-    if !params.is_object() || js_sys::Array::is_array(&params) {
-        return Err(error("params must be a plain object of parameter values, e.g. {N: 25}"));
+    let plain = params.is_object() && !js_sys::Array::is_array(&params) && {
+        let proto = JsValue::from(js_sys::Object::get_prototype_of(&params));
+        proto.is_null() || proto == JsValue::from(js_sys::Object::get_prototype_of(&js_sys::Object::new()))
+    };
+    if !plain {
+        return Err(type_error(&format!(
+            "params must be a plain object of parameter values, e.g. {{N: 25}}, not {}",
+            kind(&params)
+        )));
     }
-    let raw: std::collections::BTreeMap<String, Option<RawValue>> = serde_wasm_bindgen::from_value(params)
-        .map_err(|e| error(&format!("params must map parameter keys to numbers or strings: {e}")))?;
-    Ok(raw.into_iter().map(|(k, v)| (k, v.unwrap_or(RawValue::Text(String::new())))).collect())
+    let entries = js_sys::Object::entries(params.unchecked_ref());
+    if entries.length() as usize > MAX_KEYS {
+        return Err(range_error(&format!("params has {} keys; a model has far fewer", entries.length())));
+    }
+    let mut raw = RawParams::new();
+    for entry in entries.iter() {
+        let pair: js_sys::Array = entry.unchecked_into();
+        let key = pair.get(0).as_string().unwrap_or_default();
+        if key.encode_utf16().count() > MAX_KEY {
+            return Err(range_error(&format!(
+                "params has a key of {} characters; a parameter key is short",
+                key.len()
+            )));
+        }
+        let value = decode_value(&key, pair.get(1))?;
+        raw.insert(key, value);
+    }
+    Ok(raw)
 }
 
 /// The registry: every model with its parameters, outputs, presets, charts
@@ -85,9 +194,10 @@ pub fn models() -> Result<JsValue, JsValue> {
 /// `api::Report`). Throws only for an unknown model or unreadable params.
 #[wasm_bindgen(unchecked_return_type = "Report")]
 pub fn report(
-    model_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
     let raw = decode_params(params)?;
     let out = SESSION.with(|s| s.report(model_id, &raw)).map_err(|e| model_error(&e))?;
     encode(&out)
@@ -104,8 +214,9 @@ pub fn format_number(x: f64, digits: usize) -> String {
 /// validator splits them (an empty item between commas stays, so the list
 /// table shows it where it is).
 #[wasm_bindgen(js_name = splitList)]
-pub fn split_list(text: &str) -> Vec<String> {
-    crate::spec::split_list(text)
+pub fn split_list(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<Vec<String>, JsValue> {
+    let text = &text_arg("text", text)?;
+    Ok(crate::spec::split_list(text))
 }
 
 /// The text a number field shows for `x`: exact and short (`1e13`, `0.25`).
@@ -117,9 +228,10 @@ pub fn field_text(x: f64) -> String {
 /// Evaluates a model; throws an `Error` naming the parameter at fault.
 #[wasm_bindgen(unchecked_return_type = "Outputs")]
 pub fn evaluate(
-    model_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
     let raw = decode_params(params)?;
     let out = api::evaluate(model_id, &raw).map_err(|e| model_error(&e))?;
     encode(&out)
@@ -129,9 +241,10 @@ pub fn evaluate(
 /// parameters evaluate. Throws only for an unknown model.
 #[wasm_bindgen(unchecked_return_type = "FieldError[]")]
 pub fn check(
-    model_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
     let raw = decode_params(params)?;
     let problems = api::check(model_id, &raw).map_err(|e| model_error(&e))?;
     encode(&problems)
@@ -140,9 +253,10 @@ pub fn check(
 /// The model's comparison and reproduction tables for these parameters.
 #[wasm_bindgen(unchecked_return_type = "Table[]")]
 pub fn tables(
-    model_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
     let raw = decode_params(params)?;
     let out = api::tables(model_id, &raw).map_err(|e| model_error(&e))?;
     encode(&out)
@@ -152,9 +266,10 @@ pub fn tables(
 /// `[{key, level, text}]`.
 #[wasm_bindgen(unchecked_return_type = "Remark[]")]
 pub fn remarks(
-    model_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
     let raw = decode_params(params)?;
     let out = api::remarks(model_id, &raw).map_err(|e| model_error(&e))?;
     encode(&out)
