@@ -130,9 +130,13 @@ fn any_model_and_output_maps_through_evaluate() {
 
 #[test]
 fn bad_requests_are_clear_errors() {
+    // Ranges no axis can span are refused as the axis is read.
+    for (field, text, needle) in [("x", "m:10:1", "expected min < max"), ("y", "V:0:1e13:log", "log axis")] {
+        let e = MapAxis::parse(field, text).unwrap_err();
+        assert_eq!(e.field, field, "{e}");
+        assert!(e.message.contains(needle), "{e}");
+    }
     let cases = [
-        (request("efficiency", "m:10:1", "V:1e3:1e13:log", &[0.5]), "x", "expected min < max"),
-        (request("efficiency", "m:1:100:log", "V:0:1e13:log", &[0.5]), "y", "log axis"),
         (request("efficiency", "m:1:1e9:log", "V:1e3:1e13:log", &[0.5]), "x", "valid range"),
         (request("nope", "m:1:100", "V:1e3:1e5", &[0.5]), "output", "outputs: T, T1"),
         (request("T", "m:1:100", "m:1:100", &[0.5]), "y", "different"),
@@ -308,4 +312,51 @@ fn the_grid_csv_has_a_line_per_node_and_empty_gaps() {
         }
     }
     assert!(m.gaps > 0, "the corner m = 1000, V = 1000 is infeasible: a gap");
+}
+
+/// Issue 13, class 3: geometry a caller can send (reversed ranges, a log
+/// axis through 0, absurd sizes, a grid that disagrees with its buffer, too
+/// many levels) is an error naming the part at fault, never a panic.
+#[test]
+fn map_geometry_a_caller_can_send_is_an_error_not_a_panic() {
+    use isoperf::engine::isomap::{MapAxis, MapRequest, MAX_GRID, MAX_LEVELS};
+    for (text, field_says) in [
+        ("m:2:1", "empty"),
+        ("t_comm:0:0", "empty"),
+        ("L:-1:1:log", "log axis"),
+        ("V:-1:1:log", "log axis"),
+        ("m:NaN:4", "empty"),
+        ("m:1:inf", "empty"),
+    ] {
+        let e = MapAxis::parse("x", text).expect_err(text);
+        assert_eq!(e.field, "x", "{text}");
+        assert!(e.message.contains(field_says), "{text}: {}", e.message);
+    }
+    // A reversed axis built by hand still samples without a panic.
+    let reversed = MapAxis { key: "m".into(), min: 2.0, max: 1.0, log: false };
+    assert_eq!(reversed.values(3).len(), 3);
+    for n in [0, 1, MAX_GRID + 1, 2_147_483_648, usize::MAX] {
+        let e = isoperf::api::iso_axis("m:1:10", n).expect_err("size");
+        assert_eq!(e.field, "grid", "{n}");
+    }
+    assert_eq!(isoperf::api::iso_axis("m:1:10", 4).unwrap(), vec![1.0, 4.0, 7.0, 10.0]);
+
+    let request = |nx, ny, levels: Vec<f64>| MapRequest {
+        output: "T".into(),
+        x: MapAxis::parse("x", "m:1:10").unwrap(),
+        y: MapAxis::parse("y", "V:1:10").unwrap(),
+        levels,
+        nx,
+        ny,
+    };
+    let e = isoperf::api::iso_lines(&[], &request(100_000, 100_000, vec![1.0])).expect_err("huge grid");
+    assert_eq!(e.field, "grid");
+    let e = isoperf::api::iso_lines(&[1.0; 3], &request(2, 2, vec![1.0])).expect_err("3 values for 2 × 2");
+    assert_eq!(e.field, "values");
+    let e = isoperf::api::iso_lines(&[1.0; 4], &request(2, 2, vec![0.5; MAX_LEVELS + 1])).expect_err("levels");
+    assert_eq!(e.field, "levels");
+    // Non-finite values in a grid are gaps, not a panic.
+    let lines =
+        isoperf::api::iso_lines(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1.0], &request(2, 2, vec![0.5])).unwrap();
+    assert!(lines.iter().flat_map(|l| &l.lines).flatten().all(|(x, y)| x.is_finite() && y.is_finite()));
 }

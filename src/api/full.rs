@@ -86,12 +86,7 @@ pub fn map_layout(
     width: f64,
 ) -> Result<map_layout::MapLayout, isomap::MapError> {
     let spec = map_model(id)?.spec();
-    if values.len() != request.nx.saturating_mul(request.ny) {
-        return Err(isomap::MapError {
-            field: "values".into(),
-            message: format!("{} values for a {} × {} grid", values.len(), request.nx, request.ny),
-        });
-    }
+    isomap::check_grid(request, values)?;
     let axis_title = |a: &isomap::MapAxis| format!("{}{}", spec.axis_label(&a.key), if a.log { ", log" } else { "" });
     let isolines = isomap::isolines_of(values, request);
     let picture = map_layout::MapPicture {
@@ -106,6 +101,17 @@ pub fn map_layout(
         y_title: axis_title(&request.y),
     };
     Ok(map_layout::MapLayout::new(&picture, width))
+}
+
+/// The isolines of a computed grid (`values`, nx × ny), in parameter units.
+pub fn iso_lines(values: &[f64], request: &isomap::MapRequest) -> Result<Vec<isomap::Isoline>, isomap::MapError> {
+    isomap::check_grid(request, values)?;
+    Ok(isomap::isolines_of(values, request))
+}
+
+/// The `n` sample values of a map axis `KEY:MIN:MAX[:log]`, as the engine uses them.
+pub fn iso_axis(text: &str, n: usize) -> Result<Vec<f64>, isomap::MapError> {
+    isomap::MapAxis::parse("axis", text)?.samples(n)
 }
 
 /// The x values and series values of sweep `sweep_id` (for the page's worker).

@@ -15,6 +15,8 @@ use crate::spec::{ParamKind, Params, RawParams, RawValue, Value};
 /// Grid sizes allowed per axis.
 pub const MIN_GRID: usize = 2;
 pub const MAX_GRID: usize = 1024;
+/// The most isolines one map draws.
+pub const MAX_LEVELS: usize = 100;
 /// The default resolution (nodes per axis).
 pub const DEFAULT_GRID: usize = 256;
 
@@ -56,13 +58,33 @@ impl MapAxis {
                 .parse::<f64>()
                 .map_err(|_| bad(field, format!("'{s}' is not a number; expected KEY:MIN:MAX[:log]")))
         };
-        match parts.as_slice() {
-            [key, min, max] => Ok(MapAxis { key: key.trim().into(), min: number(min)?, max: number(max)?, log: false }),
+        let axis = match parts.as_slice() {
+            [key, min, max] => MapAxis { key: key.trim().into(), min: number(min)?, max: number(max)?, log: false },
             [key, min, max, "log"] => {
-                Ok(MapAxis { key: key.trim().into(), min: number(min)?, max: number(max)?, log: true })
+                MapAxis { key: key.trim().into(), min: number(min)?, max: number(max)?, log: true }
             }
-            _ => Err(bad(field, format!("'{text}' is not KEY:MIN:MAX or KEY:MIN:MAX:log"))),
+            _ => return Err(bad(field, format!("'{text}' is not KEY:MIN:MAX or KEY:MIN:MAX:log"))),
+        };
+        axis.check_range(field)?;
+        Ok(axis)
+    }
+
+    /// The range is one an axis can span: finite, min < max, and min > 0 on
+    /// a log axis.
+    pub fn check_range(&self, field: &str) -> Result<(), MapError> {
+        if !(self.min.is_finite() && self.max.is_finite()) || self.min >= self.max {
+            return Err(bad(field, format!("the range {} … {} is empty: expected min < max", self.min, self.max)));
         }
+        if self.log && self.min <= 0.0 {
+            return Err(bad(field, format!("a log axis cannot reach {}: expected min > 0", self.min)));
+        }
+        Ok(())
+    }
+
+    /// `n` sample values, checked: `n` within [`MIN_GRID`] … [`MAX_GRID`].
+    pub fn samples(&self, n: usize) -> Result<Vec<f64>, MapError> {
+        check_size(n)?;
+        Ok(self.values(n))
     }
 
     /// `n` values from min to max, evenly spaced in the axis' own scale.
@@ -80,7 +102,14 @@ impl MapAxis {
         } else {
             self.min + t * (self.max - self.min)
         };
-        v.clamp(self.min, self.max)
+        // Not `clamp`, which panics on a reversed range: this never does.
+        if v < self.min {
+            self.min
+        } else if v > self.max {
+            self.max
+        } else {
+            v
+        }
     }
 }
 
@@ -145,12 +174,7 @@ fn check_axis(model: &dyn AnyModel, raw: &RawParams, field: &str, axis: &MapAxis
             ),
         ));
     }
-    if !(axis.min.is_finite() && axis.max.is_finite()) || axis.min >= axis.max {
-        return Err(bad(field, format!("the range {} … {} is empty: expected min < max", axis.min, axis.max)));
-    }
-    if axis.log && axis.min <= 0.0 {
-        return Err(bad(field, format!("a log axis cannot reach {}: expected min > 0", axis.min)));
-    }
+    axis.check_range(field)?;
     if !range.contains(axis.min) || !range.contains(axis.max) {
         return Err(bad(field, format!("{} … {} leaves {}'s valid range {range}", axis.min, axis.max, axis.key)));
     }
@@ -176,14 +200,7 @@ fn prepare(
     if request.x.key == request.y.key {
         return Err(bad("y", "the two axes must be different parameters"));
     }
-    for n in [request.nx, request.ny] {
-        if !(MIN_GRID..=MAX_GRID).contains(&n) {
-            return Err(bad("grid", format!("{n} points per axis: expected {MIN_GRID} to {MAX_GRID}")));
-        }
-    }
-    if request.levels.iter().any(|l| !l.is_finite()) {
-        return Err(bad("levels", "levels must be finite numbers"));
-    }
+    check_shape(request)?;
     let mut raw = raw.clone();
     raw.remove(&request.x.key);
     raw.remove(&request.y.key);
@@ -192,6 +209,36 @@ fn prepare(
         None => bad("params", "invalid parameters"),
     })?;
     Ok((params, request.x.values(request.nx), request.y.values(request.ny)))
+}
+
+fn check_size(n: usize) -> Result<(), MapError> {
+    if (MIN_GRID..=MAX_GRID).contains(&n) {
+        Ok(())
+    } else {
+        Err(bad("grid", format!("{n} points per axis: expected {MIN_GRID} to {MAX_GRID}")))
+    }
+}
+
+/// The grid sizes and levels of `request` are ones a map can have.
+pub fn check_shape(request: &MapRequest) -> Result<(), MapError> {
+    check_size(request.nx)?;
+    check_size(request.ny)?;
+    if request.levels.iter().any(|l| !l.is_finite()) {
+        return Err(bad("levels", "levels must be finite numbers"));
+    }
+    if request.levels.len() > MAX_LEVELS {
+        return Err(bad("levels", format!("{} levels: at most {MAX_LEVELS} isolines are drawn", request.levels.len())));
+    }
+    Ok(())
+}
+
+/// `values` is a whole grid of `request` (nx × ny values).
+pub fn check_grid(request: &MapRequest, values: &[f64]) -> Result<(), MapError> {
+    check_shape(request)?;
+    if values.len() != request.nx * request.ny {
+        return Err(bad("values", format!("{} values for a {} × {} grid", values.len(), request.nx, request.ny)));
+    }
+    Ok(())
 }
 
 /// The values of rows `rows` of the grid (row j at y = ys[j]), row-major;

@@ -155,7 +155,7 @@ pub fn iso_lines(
     #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
 ) -> Result<JsValue, JsValue> {
     let r = map_request(request)?;
-    let lines = isomap::isolines_of(values, &r).into_iter().map(|iso| {
+    let lines = api::iso_lines(values, &r).map_err(|e| map_error(&e))?.into_iter().map(|iso| {
         let flat = iso.lines.iter().map(|line| line.iter().flat_map(|(x, y)| [*x, *y]).collect()).collect();
         (iso.level, flat)
     });
@@ -219,8 +219,8 @@ pub fn iso_axis(
     n: usize,
 ) -> Result<js_sys::Float64Array, JsValue> {
     let axis = &text_arg("axis", axis)?;
-    let a = MapAxis::parse("axis", axis).map_err(|e| map_error(&e))?;
-    Ok(js_sys::Float64Array::from(a.values(n).as_slice()))
+    let values = api::iso_axis(axis, n).map_err(|e| map_error(&e))?;
+    Ok(js_sys::Float64Array::from(values.as_slice()))
 }
 
 /// A sweep's x values and series values: `{xs: Float64Array, values: Float64Array}`.

@@ -110,6 +110,34 @@ describe('the wasm exports check their arguments before reading them', () => {
     }
   });
 
+  test('map geometry a caller can send: an Error naming the part at fault, never a trap (class 3)', () => {
+    const m = modules.full;
+    const request = (nx, ny, levels = [1]) => ({ output: 'T', x: 'm:1:10', y: 'V:1:10', levels, nx, ny });
+    for (const [call, field, what] of [
+      [() => m.isoAxis('m:2:1', 100000), 'axis', 'a reversed range'],
+      [() => m.isoAxis('t_comm:0:0', 2147483648), 'axis', 'an empty range of 2³¹ points'],
+      [() => m.isoAxis('L:-1:1:log', 4294967295), 'axis', 'a log axis through 0'],
+      [() => m.isoAxis('V:-1:1:log', 1024), 'axis', 'a log axis from −1'],
+      [() => m.isoAxis('m:1:10', 2147483648), 'grid', '2³¹ points'],
+      [() => m.isoLines(new Float64Array(0), request(100000, 100000)), 'grid', 'a grid of 10¹⁰ nodes and no values'],
+      [() => m.isoLines(new Float64Array(3), request(2, 2)), 'values', '3 values for a 2 × 2 grid'],
+      [() => m.isoLines(new Float64Array(4), request(2, 2, Array(2000).fill(0.5))), 'levels', '2000 levels'],
+    ]) {
+      let thrown;
+      try {
+        call();
+      } catch (e) {
+        thrown = e;
+      }
+      assert.ok(thrown && !(thrown instanceof WebAssembly.RuntimeError), `${what}: an error, not a trap (${thrown?.message})`);
+      assert.equal(thrown.field, field, `${what}: ${thrown.message}`);
+      stillWorks(m, what);
+    }
+    // Non-finite grid values are gaps: every isoline point is finite.
+    const lines = m.isoLines(new Float64Array([NaN, Infinity, -Infinity, 1]), request(2, 2, [0.5]));
+    assert.ok(lines.every((l) => l.lines.every((xy) => xy.every(Number.isFinite))));
+  });
+
   test('what is accepted still reads as before', () => {
     for (const m of Object.values(modules)) {
       // null and undefined are empty fields; numbers, strings and flat lists are values.
