@@ -364,6 +364,8 @@ fn bad_input_names_the_field_and_the_valid_range() {
         (vec![("m", "100000"), ("r", "100000"), ("l", "1")], "r", "give 10000000000 shuffle intervals"),
         // N = 65536 · 65537 wraps to 65536 in 32 bits; counted in 64 it is refused.
         (vec![("m", "65536"), ("r", "65537"), ("l", "1")], "r", "give 4295032832 shuffle intervals"),
+        // Issue 13: s_map/lu overflowed to ∞ and the solver's own words reached the user.
+        (vec![("m", "4"), ("r", "4"), ("l", "2"), ("V", "100"), ("lu", "5e-324")], "lu", "a larger load unit lu"),
     ] {
         let e = err(&pairs);
         assert!(e.starts_with(&format!("{key}:")), "{pairs:?}: {e}");

@@ -124,6 +124,17 @@ fn rank_deficient_data_are_clear_errors() {
         .to_string()
         .contains("p must be positive"));
     assert!(fit(&[(1.0, -1.0), (2.0, 1.0), (3.0, 1.0), (4.0, 1.0)]).is_err());
+    // Issue 13: values near 10³⁰⁸ overflowed the sums of squares and the fit
+    // suggested C0 = NaN, C1 = ∞; non-finite input is refused at its row.
+    assert_eq!(fit(&[(1.0, 1.0), (2.0, 1.0), (4.0, 1.0), (1e308, 1e308)]).unwrap_err(), FitError::Overflow);
+    assert!(matches!(
+        fit(&[(1.0, 1.0), (2.0, 1.0), (4.0, f64::INFINITY), (8.0, 1.0)]).unwrap_err(),
+        FitError::NonPositive { row: 3, .. }
+    ));
+    let e =
+        isoperf::api::analyze("scaling", "timings", "1,1\n2,1\n4,1\n1e308,1e308\n", &isoperf::spec::RawParams::new())
+            .unwrap_err();
+    assert!(e.to_string().contains("double precision"), "{e}");
 }
 
 #[test]

@@ -56,6 +56,19 @@ impl Inputs {
     pub fn new(p: &Params) -> Result<Inputs, ModelError> {
         let num = |key: &'static str| p.require_num(key);
         let per_unit = num("s_map")? / num("lu")?;
+        if !per_unit.is_finite() {
+            // A tiny lu spreads s_map over so little load that the cost per byte overflows.
+            return Err(ParamError::constraint(
+                "lu",
+                format!(
+                    "s_map / lu = {} / {} does not fit in a number",
+                    crate::spec::num(num("s_map")?),
+                    crate::spec::num(num("lu")?)
+                ),
+                "a larger load unit lu (or a smaller s_map)".into(),
+            )
+            .into());
+        }
         let (a_map, mappers_key): (Vec<f64>, &'static str) = match p.choice("mappers") {
             Some("heterogeneous") => (p.require_list("a_map_list")?.to_vec(), "a_map_list"),
             _ => (vec![num("a_map")?; num("m")? as usize], "m"),

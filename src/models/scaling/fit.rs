@@ -13,10 +13,22 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum FitError {
-    TooFewPoints { n: usize, needed: usize },
-    TooFewDistinct { distinct: usize, needed: usize },
-    NonPositive { row: usize, what: &'static str, value: f64 },
+    TooFewPoints {
+        n: usize,
+        needed: usize,
+    },
+    TooFewDistinct {
+        distinct: usize,
+        needed: usize,
+    },
+    NonPositive {
+        row: usize,
+        what: &'static str,
+        value: f64,
+    },
     Singular,
+    /// The sums of squares overflow double precision (values near 10³⁰⁸).
+    Overflow,
 }
 
 impl fmt::Display for FitError {
@@ -32,6 +44,10 @@ impl fmt::Display for FitError {
             ),
             FitError::NonPositive { row, what, value } => write!(f, "data row {row}: {what} must be positive, not {value}"),
             FitError::Singular => write!(f, "the data do not determine the coefficients (the system is rank-deficient)"),
+            FitError::Overflow => write!(
+                f,
+                "the data are too large to fit in double precision (their squares overflow): give times in a larger unit, or check for a stray value"
+            ),
         }
     }
 }
@@ -103,10 +119,10 @@ pub fn fit(points: &[(f64, f64)]) -> Result<Fit, FitError> {
         return Err(FitError::TooFewPoints { n, needed: 4 });
     }
     for (i, &(p, t)) in points.iter().enumerate() {
-        if p.is_nan() || p <= 0.0 {
+        if !p.is_finite() || p <= 0.0 {
             return Err(FitError::NonPositive { row: i + 1, what: "p", value: p });
         }
-        if t.is_nan() || t < 0.0 {
+        if !t.is_finite() || t < 0.0 {
             return Err(FitError::NonPositive { row: i + 1, what: "time", value: t });
         }
     }
@@ -122,6 +138,9 @@ pub fn fit(points: &[(f64, f64)]) -> Result<Fit, FitError> {
     let fitted = &x * &beta;
     let residuals: Vec<f64> = y.iter().zip(fitted.iter()).map(|(a, b)| a - b).collect();
     let rss: f64 = residuals.iter().map(|r| r * r).sum();
+    if !(rss.is_finite() && beta.iter().all(|b| b.is_finite())) {
+        return Err(FitError::Overflow);
+    }
     let mean = y.mean();
     let tss: f64 = y.iter().map(|v| (v - mean) * (v - mean)).sum();
     let dof = (n - 3) as f64;
