@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::format::num;
+use crate::format::{echo, num};
 
 /// What is wrong with one value.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,11 +48,12 @@ impl ParamError {
 fn describe(problem: &Problem) -> String {
     match problem {
         Problem::Empty => "no value given".to_string(),
+        // The text is quoted and cut where it was read (spec::parse_number).
         Problem::NotANumber(s) => format!("{s} is not a number"),
         Problem::NotFinite => "NaN and infinity are not allowed".to_string(),
         Problem::NotInteger(x) => format!("{} is not a whole number", num(*x)),
         Problem::OutOfRange(x) => format!("{} is out of range", num(*x)),
-        Problem::UnknownChoice(s) => format!("'{s}' is not an option"),
+        Problem::UnknownChoice(s) => format!("'{}' is not an option", echo(s)),
         Problem::UnknownKey => "is not a parameter of this model".to_string(),
         Problem::Constraint(s) => s.clone(),
         Problem::Item(i, p) => format!("value {i}: {}", describe(p)),
@@ -61,7 +62,7 @@ fn describe(problem: &Problem) -> String {
 
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.key, self.message())
+        write!(f, "{}: {}", echo(&self.key), self.message())
     }
 }
 
@@ -105,7 +106,7 @@ impl fmt::Display for ModelError {
                 write!(f, "{}", parts.join("; "))
             }
             ModelError::Unknown { what, name, known } => {
-                write!(f, "unknown {what} '{name}'; known: {}", known.join(", "))
+                write!(f, "unknown {what} '{}'; known: {}", echo(name), known.join(", "))
             }
             ModelError::NonFinite { output } => {
                 write!(f, "{output} is too large to represent for these parameters; reduce the problem size")

@@ -194,6 +194,25 @@ pub fn percent(x: f64) -> String {
     }
 }
 
+/// The longest piece of the user's own text a message quotes.
+const ECHO_CHARS: usize = 40;
+
+/// The user's text as a message quotes it: control characters (a NUL, a
+/// newline) escaped, and cut after [`ECHO_CHARS`] characters with the full
+/// length said, so a 100 kB value does not come back whole.
+pub fn echo(text: &str) -> String {
+    let total = text.chars().count();
+    let mut out: String = text
+        .chars()
+        .take(ECHO_CHARS)
+        .flat_map(|c| if c.is_control() { c.escape_default().collect::<Vec<_>>() } else { vec![c] })
+        .collect();
+    if total > ECHO_CHARS {
+        out.push_str(&format!("… ({total} characters)"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

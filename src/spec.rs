@@ -10,6 +10,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ModelError, ParamError, Problem};
+use crate::format::echo;
 pub use crate::format::num;
 
 /// How a numeric axis or slider is best explored.
@@ -198,7 +199,9 @@ impl ParamSpec {
                     RawValue::Num(x) => *x,
                     RawValue::Bool(b) => return Err(err(Problem::NotANumber(format!("{b}")))),
                     RawValue::Text(s) => parse_number(s).map_err(err)?,
-                    RawValue::List(_) => return Err(err(Problem::NotANumber(format!("the list [{raw}]")))),
+                    RawValue::List(_) => {
+                        return Err(err(Problem::NotANumber(format!("the list [{}]", echo(&raw.to_string())))))
+                    }
                 };
                 if !x.is_finite() {
                     return Err(err(Problem::NotFinite));
@@ -286,9 +289,9 @@ pub(crate) fn parse_number(text: &str) -> Result<f64, Problem> {
         return Err(Problem::NotFinite);
     }
     if s.contains(',') {
-        return Err(Problem::NotANumber(format!("'{s}' (use a decimal point, not a comma)")));
+        return Err(Problem::NotANumber(format!("'{}' (use a decimal point, not a comma)", echo(s))));
     }
-    s.parse::<f64>().map_err(|_| Problem::NotANumber(format!("'{s}'")))
+    s.parse::<f64>().map_err(|_| Problem::NotANumber(format!("'{}'", echo(s))))
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]

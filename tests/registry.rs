@@ -196,3 +196,20 @@ fn every_map_preset_draws_a_map_with_isolines() {
         }
     }
 }
+
+/// Issue 13, class 7: a message quotes at most a short, printable piece of
+/// what the user sent (a 100 kB value was echoed whole, a NUL printed raw).
+#[test]
+fn messages_quote_a_short_printable_piece_of_the_input() {
+    use isoperf::spec::{RawParams, RawValue};
+    let long = "x".repeat(100_000);
+    for (key, value) in [("N", long.clone()), ("N", "1\0two".to_string()), (long.as_str(), "1".to_string())] {
+        let raw: RawParams = [(key.to_string(), RawValue::Text(value))].into_iter().collect();
+        let e = isoperf::api::evaluate("pmm", &raw).unwrap_err().to_string();
+        assert!(e.chars().count() < 300, "{} characters: {}", e.len(), &e[..200]);
+        assert!(!e.chars().any(char::is_control), "{e:?}");
+    }
+    let e = isoperf::api::evaluate(&format!("pmm{long}"), &RawParams::new()).unwrap_err().to_string();
+    assert!(e.contains("… (100003 characters)") && e.len() < 300, "{}", &e[..100]);
+    assert_eq!(isoperf::format::echo("short"), "short");
+}
