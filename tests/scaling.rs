@@ -135,6 +135,13 @@ fn rank_deficient_data_are_clear_errors() {
         isoperf::api::analyze("scaling", "timings", "1,1\n2,1\n4,1\n1e308,1e308\n", &isoperf::spec::RawParams::new())
             .unwrap_err();
     assert!(e.to_string().contains("double precision"), "{e}");
+    // Found by scripts/fuzz.mjs: a negative C1 or C2 gave a negative processing or communication time.
+    for key in ["C1", "C2"] {
+        let raw: isoperf::spec::RawParams =
+            [(key.to_string(), isoperf::spec::RawValue::Num(-1.0))].into_iter().collect();
+        let e = isoperf::api::evaluate("scaling", &raw).unwrap_err();
+        assert!(e.to_string().starts_with(&format!("{key}:")), "{e}");
+    }
 }
 
 #[test]

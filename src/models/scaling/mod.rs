@@ -29,8 +29,8 @@ mod views;
 /// Defaults: the paper's scale-27 fit (C0 is not reported; 0).
 const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("C0", "C0", "s", ParamKind::number(0.0, Range::closed(-1e9, 1e9), Scale::Linear, false), "Intercept of the fit (noise, fixed costs); the paper does not report it.", "eq. (1)"),
-    ParamSpec::new("C1", "C1", "s", ParamKind::number(57.67, Range::closed(-1e12, 1e12), Scale::Log, false), "Processing: the time that divides by p (57.67 at scale 27, 102.1 at scale 28).", "eq. (1), §3"),
-    ParamSpec::new("C2", "C2", "s", ParamKind::number(3.8, Range::closed(-1e12, 1e12), Scale::Log, false), "Communication: the time that divides by √p (3.8 at scale 27, 10.3 at scale 28).", "eq. (1), §3"),
+    ParamSpec::new("C1", "C1", "s", ParamKind::number(57.67, Range::closed(0.0, 1e12), Scale::Log, false), "Processing: the time that divides by p (57.67 at scale 27, 102.1 at scale 28); a time, so not negative.", "eq. (1), §3"),
+    ParamSpec::new("C2", "C2", "s", ParamKind::number(3.8, Range::closed(0.0, 1e12), Scale::Log, false), "Communication: the time that divides by √p (3.8 at scale 27, 10.3 at scale 28); a time, so not negative.", "eq. (1), §3"),
     ParamSpec::new("p", "Processes p", "", ParamKind::number(576.0, Range::closed(1.0, 1e9), Scale::Log, false), "MPI processes (the paper runs 18 per node; 32 nodes are 576).", "eq. (1)"),
     ParamSpec::new("saving", "Worthwhile saving", "", ParamKind::number(0.05, Range { min: 0.0, min_exclusive: true, max: 1.0 }, Scale::Log, false), "Doubling p must save at least this fraction of the time to be worth it.", "§4"),
     ParamSpec {
