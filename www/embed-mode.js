@@ -14,7 +14,7 @@
 
 import { $, el } from './dom.js';
 import { state } from './state.js';
-import { embedText } from './hash.js';
+import { embedText, hashParams } from './hash.js';
 import { PUBLISHED, embedScript } from './assets.js';
 import { parseEditable, parseParts, partsText } from './embed/parts.js';
 
@@ -75,7 +75,7 @@ export function applyEmbed() {
   // A map preset named by the embed: chosen in the map panel (its values go to the form, as a click would put them).
   const preset = parts.find((p) => p.kind === 'map' && p.preset)?.preset;
   const menu = $('map').querySelector('.map-preset');
-  if (preset && menu && menu.value !== preset.id && !new URLSearchParams(location.hash.replace(/^#/, '')).has('map.x')) {
+  if (preset && menu && menu.value !== preset.id && !hashParams().has('map.x')) {
     menu.value = preset.id;
     menu.dispatchEvent(new Event('change', { bubbles: true }));
   }
@@ -85,7 +85,7 @@ export function applyEmbed() {
 export function watchEmbedHeight() {
   const link = $('embed-open-full');
   const current = () => {
-    const h = new URLSearchParams(location.hash.replace(/^#/, ''));
+    const h = hashParams();
     h.delete('embed');
     link.href = `${pageUrl()}#${h.toString()}`;
   };
@@ -154,7 +154,7 @@ export function snippets() {
   const element = `<script type="module" src="${attr(script)}"></script>\n<isoperf-model ${attrs.join(' ')}></isoperf-model>`;
 
   // The iframe: the page's own hash (model, values, a custom map, data sets) and the parts.
-  const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const hash = hashParams();
   hash.delete('embed');
   const frameParts = [...chosen.map((c) => c.value), ...(editable.length ? ['inputs'] : [])];
   const src = `${pageUrl()}#${[...hash].map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&')}&embed=${encode(frameParts.join(',') || 'outputs')}`;

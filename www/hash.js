@@ -8,9 +8,12 @@ import { state } from './state.js';
 import { fieldText } from './wasm.js';
 import { defaultsOf } from './form.js';
 
+/** The hash's keys and values. */
+export const hashParams = () => new URLSearchParams(location.hash.replace(/^#/, ''));
+
 /** What the hash asks for: {model, values, examples, map (null: the model's first preset)}. */
 export function readHash() {
-  const h = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const h = hashParams();
   const { models, byId } = state.registry;
   const model = byId.get(h.get('model')) ?? models[0];
   const values = defaultsOf(model);
@@ -25,7 +28,7 @@ export function readHash() {
 }
 
 /** The `embed=` text of the hash (the parts an iframe shows), or null when the page is not embedded. */
-export const embedText = () => new URLSearchParams(location.hash.replace(/^#/, '')).get('embed');
+export const embedText = () => hashParams().get('embed');
 
 /** Writes the state to the hash (replacing the history entry: editing is not navigating). */
 export function writeHash() {

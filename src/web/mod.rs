@@ -182,6 +182,18 @@ fn decode_params(params: JsValue) -> Result<RawParams, JsValue> {
     Ok(raw)
 }
 
+/// The common shape of the exports that take `(modelId, params)`: checks
+/// and reads both, runs `op` on them, and encodes its result or its error.
+fn model_call<T: Serialize>(
+    model_id: JsValue,
+    params: JsValue,
+    op: impl FnOnce(&str, &RawParams) -> Result<T, ModelError>,
+) -> Result<JsValue, JsValue> {
+    let model_id = text_arg("modelId", model_id)?;
+    let raw = decode_params(params)?;
+    encode(&op(&model_id, &raw).map_err(|e| model_error(&e))?)
+}
+
 /// The registry: every model with its parameters, outputs, presets, charts
 /// and notes.
 #[wasm_bindgen(unchecked_return_type = "ModelSpec[]")]
@@ -197,10 +209,7 @@ pub fn report(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let model_id = &text_arg("modelId", model_id)?;
-    let raw = decode_params(params)?;
-    let out = SESSION.with(|s| s.report(model_id, &raw)).map_err(|e| model_error(&e))?;
-    encode(&out)
+    model_call(model_id, params, |id, raw| SESSION.with(|s| s.report(id, raw)))
 }
 
 /// `x` as the page shows an output: `digits` significant figures, `× 10ⁿ`
@@ -231,10 +240,7 @@ pub fn evaluate(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let model_id = &text_arg("modelId", model_id)?;
-    let raw = decode_params(params)?;
-    let out = api::evaluate(model_id, &raw).map_err(|e| model_error(&e))?;
-    encode(&out)
+    model_call(model_id, params, api::evaluate)
 }
 
 /// Every field problem at once, as data: `[{key, message}]`, empty when the
@@ -244,10 +250,7 @@ pub fn check(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let model_id = &text_arg("modelId", model_id)?;
-    let raw = decode_params(params)?;
-    let problems = api::check(model_id, &raw).map_err(|e| model_error(&e))?;
-    encode(&problems)
+    model_call(model_id, params, api::check)
 }
 
 /// The model's comparison and reproduction tables for these parameters.
@@ -256,10 +259,7 @@ pub fn tables(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let model_id = &text_arg("modelId", model_id)?;
-    let raw = decode_params(params)?;
-    let out = api::tables(model_id, &raw).map_err(|e| model_error(&e))?;
-    encode(&out)
+    model_call(model_id, params, api::tables)
 }
 
 /// Sentences about the result (infeasible m, unreachable targets, ...):
@@ -269,8 +269,5 @@ pub fn remarks(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let model_id = &text_arg("modelId", model_id)?;
-    let raw = decode_params(params)?;
-    let out = api::remarks(model_id, &raw).map_err(|e| model_error(&e))?;
-    encode(&out)
+    model_call(model_id, params, api::remarks)
 }

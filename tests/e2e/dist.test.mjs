@@ -14,21 +14,12 @@ import { pathToFileURL } from 'node:url';
 import { createServer } from 'node:http';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
-import { CHROMIUM, ROOT, canvasInk, chartInk, waitForCharts } from './helpers.mjs';
+import { CHROMIUM, ROOT, canvasInk, chartInk, listen, pageProblems, waitForCharts } from './helpers.mjs';
 
 const DIST = join(ROOT, 'dist');
 const FILE = join(DIST, 'isoperf.html');
 const MAP_DONE = 'section#map canvas.map-canvas[data-labels]';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost'];
-
-function record(page) {
-  const log = { errors: [], requests: [] };
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') log.errors.push(`console.${m.type()}: ${m.text()}`); });
-  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => log.requests.push(r.url()));
-  page.on('requestfailed', (r) => log.errors.push(`request failed: ${r.url()}`));
-  return log;
-}
 
 /** Waits for the outputs and charts and (`all`) the map and every sweep of the model shown. */
 async function waitComplete(page, what, all = true) {
@@ -74,20 +65,20 @@ describe('dist/isoperf.html from file://, no network', () => {
     assert.ok(models.length >= 5);
     for (const model of models) {
       const page = await context.newPage();
-      const log = record(page);
+      const log = listen(page);
       const url = `${pathToFileURL(FILE).href}#model=${model}`;
       await page.goto(url);
       await waitComplete(page, model);
       await assertComplete(page, model);
       assert.deepEqual(log.requests.filter((u) => !/^(blob|data):/.test(u) && u.split('#')[0] !== url.split('#')[0]), [], `${model}: nothing but the file`);
-      assert.deepEqual(log.errors, [], `${model}: a clean page`);
+      assert.deepEqual(pageProblems(log), [], `${model}: a clean page`);
       await page.close();
     }
   });
 
   test('a permalink, an example data set analysed, a CSV export', async () => {
     const page = await context.newPage();
-    const log = record(page);
+    const log = listen(page);
     await page.goto(`${pathToFileURL(FILE).href}#model=scaling&data.timings=scale27&C1=50`);
     await page.waitForFunction(() => window.isoperf);
     assert.equal(await page.inputValue('#form input[name=C1]'), '50', 'the hash sets C1');
@@ -102,7 +93,7 @@ describe('dist/isoperf.html from file://, no network', () => {
     await page.click('#embed-dialog .embed-close');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('section#map button.map-csv')]);
     assert.match(download.suggestedFilename(), /\.csv$/);
-    assert.deepEqual(log.errors, []);
+    assert.deepEqual(pageProblems(log), []);
     await page.close();
   });
 });
@@ -144,7 +135,7 @@ describe('dist/site under a sub-path, then offline', () => {
     await new Promise((ok) => host.listen(0, 'localhost', ok));
     try {
       const page = await context.newPage();
-      const log = record(page);
+      const log = listen(page);
       await page.goto(`http://localhost:${host.address().port}/`);
       await page.waitForFunction(() => ['a', 'b'].every((id) => document.getElementById(id).shadowRoot?.querySelector('[data-state=ready]')), null, { timeout: 15_000 });
       const shown = await page.evaluate(() => ['a', 'b'].map((id) => [...document.getElementById(id).shadowRoot.querySelectorAll('.output[data-output] output')].map((o) => o.textContent)));
@@ -154,7 +145,7 @@ describe('dist/site under a sub-path, then offline', () => {
       assert.deepEqual(shown[1], ['6.764 × 10⁻⁸']);
       const wasm = log.requests.filter((u) => u.endsWith('.wasm'));
       assert.equal(new Set(wasm).size, wasm.length, `each module fetched once: ${wasm.join(', ')}`);
-      assert.deepEqual(log.errors, []);
+      assert.deepEqual(pageProblems(log), []);
       await page.close();
     } finally {
       host.close();
@@ -163,7 +154,7 @@ describe('dist/site under a sub-path, then offline', () => {
 
   test('first visit, then every model offline, then a new build is announced', async () => {
     const page = await context.newPage();
-    const log = record(page);
+    const log = listen(page);
     await page.goto(`${url}site/#model=dlt`);
     await waitComplete(page, 'online');
     await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, { timeout: 15_000 });
@@ -192,7 +183,7 @@ describe('dist/site under a sub-path, then offline', () => {
     await page.reload();
     await page.waitForFunction(() => window.isoperf);
     assert.equal(await page.$('.update-note'), null, 'announced once');
-    assert.deepEqual(log.errors, []);
+    assert.deepEqual(pageProblems(log), []);
     await page.close();
   });
 });

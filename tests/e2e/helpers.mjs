@@ -83,14 +83,11 @@ export async function stopEnv(env) {
 }
 
 /**
- * Opens the page in a fresh tab and waits until it is ready (`window.isoperf`
- * exposed and the outputs rendered).
- *
- * Returns { page, log, close } where `log` holds every console message, page
- * error, request URL, failed request and HTTP error response.
+ * Records everything `page` says from now on: console messages, page
+ * errors, request URLs, failed requests and HTTP error responses (see
+ * `pageProblems`).
  */
-export async function openPage(env, { hash = '', waitReady = true } = {}) {
-  const page = await env.context.newPage();
+export function listen(page) {
   const log = { console: [], pageErrors: [], requests: [], failed: [], badResponses: [] };
   page.on('console', (m) => log.console.push({ type: m.type(), text: m.text() }));
   page.on('pageerror', (e) => log.pageErrors.push(e.message));
@@ -99,6 +96,19 @@ export async function openPage(env, { hash = '', waitReady = true } = {}) {
   page.on('response', (r) => {
     if (r.status() >= 400) log.badResponses.push(`${r.status()} ${r.url()}`);
   });
+  return log;
+}
+
+/**
+ * Opens the page in a fresh tab and waits until it is ready (`window.isoperf`
+ * exposed and the outputs rendered).
+ *
+ * Returns { page, log, close } where `log` holds every console message, page
+ * error, request URL, failed request and HTTP error response.
+ */
+export async function openPage(env, { hash = '', waitReady = true } = {}) {
+  const page = await env.context.newPage();
+  const log = listen(page);
   const close = () => page.close().catch(() => {});
   try {
     await page.goto(env.url + (hash ? (hash.startsWith('#') ? hash : `#${hash}`) : ''), { waitUntil: 'commit' });

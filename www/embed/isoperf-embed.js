@@ -27,6 +27,7 @@ import { el, sizeCanvas } from '../dom.js';
 import * as wasm from '../wasm.js';
 import { defaultsOf, presetText } from '../form.js';
 import { tableCards } from '../results.js';
+import { chartFigure } from '../charts.js';
 import { paint, parseAxis, readout } from '../map.js';
 import { parseEditable, parseParams, parseParts, quote } from './parts.js';
 import { STYLE } from './style.js';
@@ -149,14 +150,6 @@ function fieldFor(p, value) {
     control,
     el('p', { class: 'field-hint' }),
     el('p', { class: 'field-error', id: `${id}-error`, role: 'alert' }));
-}
-
-function chartFigure(c) {
-  return el('figure', { class: 'chart', 'data-chart': c.id },
-    el('canvas', { role: 'img', 'aria-label': c.title }),
-    el('p', { class: 'chart-error', role: 'status' }),
-    el('p', { class: 'chart-note' }),
-    el('figcaption', {}, el('strong', { text: `${c.title}. ` }), c.caption));
 }
 
 function mapFigure(preset, model) {
