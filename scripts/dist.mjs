@@ -61,6 +61,29 @@ async function examples() {
 
 // ---------------------------------------------------------------- the site
 
+
+/** index.html's Content-Security-Policy (the site keeps it as it is). */
+const CSP = /<meta http-equiv="Content-Security-Policy" content="[^"]*">/;
+
+/**
+ * The single file's policy: as strict as the site's, but its one script and
+ * one style sheet are inline, so they are allowed by hash; its workers start
+ * from Blob URLs; it loads and connects to nothing.
+ */
+function singleFilePolicy(script, style) {
+  const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  return [
+    "default-src 'none'",
+    `script-src ${hash(script)} 'wasm-unsafe-eval'`,
+    `style-src ${hash(style)}`,
+    'img-src data:',
+    'worker-src blob:',
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
 async function site(build, wasm) {
   await mkdir(SITE, { recursive: true });
   const wasmName = {};
@@ -248,10 +271,13 @@ export function startWorker(name) {
   // Inside <script>, "</script" would end the element: every such text in the bundle is within a string.
   const js = out.outputFiles[0].text.replaceAll('</script', '<\\/script');
   const css = (await readFile(join(WWW, 'style.css'), 'utf8')).replaceAll('</style', '<\\/style');
+  const [style, script] = [`\n${css}`, `\n${js}`];
   let html = await readFile(join(ROOT, 'index.html'), 'utf8');
+  if (!CSP.test(html)) throw new Error('index.html no longer has its Content-Security-Policy');
+  html = html.replace(CSP, () => `<meta http-equiv="Content-Security-Policy" content="${singleFilePolicy(script, style)}">`);
   for (const [tag, inline] of [
-    ['<link rel="stylesheet" href="www/style.css">', `<style>\n${css}</style>`],
-    ['<script type="module" src="www/app.js"></script>', `<script type="module">\n${js}</script>`],
+    ['<link rel="stylesheet" href="www/style.css">', `<style>${style}</style>`],
+    ['<script type="module" src="www/app.js"></script>', `<script type="module">${script}</script>`],
   ]) {
     if (!html.includes(tag)) throw new Error(`index.html no longer has ${tag}`);
     html = html.replace(tag, () => inline);

@@ -30,7 +30,14 @@ const attr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;
 /** A CSS attribute selector value. */
 const sel = (text) => `"${CSS.escape(text)}"`;
 
-/** The style sheet that hides what an embed does not name. */
+/**
+ * The style sheet that hides what an embed does not name: a constructed
+ * sheet, which the page's Content-Security-Policy allows (a generated
+ * <style> element would be inline style).
+ */
+const embedSheet = new CSSStyleSheet();
+
+/** The rules of that sheet for `parts`. */
 function embedStyle(parts) {
   const has = (kind) => parts.some((p) => p.kind === kind);
   const rules = [];
@@ -60,17 +67,16 @@ export function applyEmbed() {
   const embedded = text !== null;
   document.documentElement.classList.toggle('embedded', embedded);
   $('embed-open-full').hidden = !embedded;
-  let style = document.getElementById('embed-style');
   if (!embedded) {
-    style?.remove();
+    document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== embedSheet);
     $('embed-note').replaceChildren();
     return;
   }
   const { parts, problems } = parseParts(text, state.model, {
     kinds: ['outputs', 'output', 'tables', 'chart', 'map', 'inputs'], sweeps: true, hashMap: true, name: 'embed',
   });
-  style ??= document.head.appendChild(el('style', { id: 'embed-style' }));
-  style.textContent = embedStyle(parts);
+  embedSheet.replaceSync(embedStyle(parts));
+  if (!document.adoptedStyleSheets.includes(embedSheet)) document.adoptedStyleSheets = [...document.adoptedStyleSheets, embedSheet];
   $('embed-note').replaceChildren(...problems.map((t) => el('p', { text: t })));
   // A map preset named by the embed: chosen in the map panel (its values go to the form, as a click would put them).
   const preset = parts.find((p) => p.kind === 'map' && p.preset)?.preset;

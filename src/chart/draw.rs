@@ -4,6 +4,7 @@ use std::ops::Range;
 
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{Axis, Chart, Corner, Style, PALETTE};
 use crate::spec::Scale;
@@ -132,11 +133,11 @@ where
         .map_err(backend_err)?;
 
     let stroke = px(2.0).max(1) as u32;
+    let mut legend = Vec::new();
     for s in &chart.series {
         let color = PALETTE.get(s.color % PALETTE.len()).map_or(INK, |&(r, g, b)| RGBColor(r, g, b));
         let pts: Vec<(f64, f64)> = s.points.iter().copied().filter(|(a, b)| a.is_finite() && b.is_finite()).collect();
-        let name = s.name.clone();
-        let drawn = match s.style {
+        match s.style {
             Style::Line => ctx.draw_series(LineSeries::new(pts, color.stroke_width(stroke))),
             Style::Dashed => ctx.draw_series(DashedLineSeries::new(pts, px(6.0), px(4.0), color.stroke_width(stroke))),
             Style::Points => ctx.draw_series(pts.into_iter().map(|p| Circle::new(p, px(3.0), color.filled()))),
@@ -151,27 +152,61 @@ where
             ),
         }
         .map_err(backend_err)?;
-        if s.style != Style::Marker && !name.is_empty() {
-            let (w, h) = (px(18.0), px(4.0));
-            drawn
-                .label(name)
-                .legend(move |(lx, ly)| Rectangle::new([(lx, ly - h / 2), (lx + w, ly + h / 2)], color.filled()));
+        if s.style != Style::Marker && !s.name.is_empty() {
+            legend.push((s.name.as_str(), color));
         }
     }
-    ctx.configure_series_labels()
-        .position(match legend_corner {
-            Corner::Auto | Corner::UpperRight => SeriesLabelPosition::UpperRight,
-            Corner::UpperLeft => SeriesLabelPosition::UpperLeft,
-            Corner::LowerLeft => SeriesLabelPosition::LowerLeft,
-            Corner::LowerRight => SeriesLabelPosition::LowerRight,
-        })
-        .background_style(WHITE.mix(0.85))
-        .border_style(GRID)
-        .label_font(font(11.0))
-        .margin(px(6.0))
-        .draw()
-        .map_err(backend_err)?;
+    let plot = ctx.plotting_area().get_pixel_range();
+    draw_legend(area, plot, legend_corner, &legend, scale)?;
     area.present().map_err(backend_err)?;
+    Ok(())
+}
+
+/// The legend: a swatch and a name per series, in a box at `corner` of the
+/// plot (`plot`, in backend pixels). Text is measured by the backend, so a
+/// canvas measures it itself (plotters' own legend measures text through
+/// the page's DOM).
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    plot: (Range<i32>, Range<i32>),
+    corner: Corner,
+    entries: &[(&str, RGBColor)],
+    scale: f64,
+) -> Result<(), DrawError> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let px = |v: f64| (v * scale).round() as i32;
+    let style = ("sans-serif", 11.0 * scale).into_font().color(&INK).pos(Pos::new(HPos::Left, VPos::Center));
+    let mut text_width = 0;
+    let mut row = px(14.0);
+    for (name, _) in entries {
+        let (w, h) = area.estimate_text_size(name, &style).map_err(backend_err)?;
+        text_width = text_width.max(w as i32);
+        row = row.max(h as i32 + px(2.0));
+    }
+    let (pad, swatch, gap, inset) = (px(6.0), px(18.0), px(6.0), px(6.0));
+    let width = 2 * pad + swatch + gap + text_width;
+    let height = 2 * pad + row * entries.len() as i32;
+    let (base_x, base_y) = area.get_base_pixel();
+    let left = match corner {
+        Corner::UpperLeft | Corner::LowerLeft => plot.0.start + inset,
+        Corner::Auto | Corner::UpperRight | Corner::LowerRight => plot.0.end - inset - width,
+    } - base_x;
+    let top = match corner {
+        Corner::Auto | Corner::UpperLeft | Corner::UpperRight => plot.1.start + inset,
+        Corner::LowerLeft | Corner::LowerRight => plot.1.end - inset - height,
+    } - base_y;
+    let frame = [(left, top), (left + width, top + height)];
+    area.draw(&Rectangle::new(frame, WHITE.mix(0.85).filled())).map_err(backend_err)?;
+    area.draw(&Rectangle::new(frame, GRID.stroke_width(px(1.0).max(1) as u32))).map_err(backend_err)?;
+    let half = px(2.0);
+    for (i, (name, color)) in entries.iter().enumerate() {
+        let mid = top + pad + row * i as i32 + row / 2;
+        let x = left + pad;
+        area.draw(&Rectangle::new([(x, mid - half), (x + swatch, mid + half)], color.filled())).map_err(backend_err)?;
+        area.draw(&Text::new(*name, (x + swatch + gap, mid), style.clone())).map_err(backend_err)?;
+    }
     Ok(())
 }
 

@@ -2,7 +2,6 @@
 //! measured-data analysis, iso-maps and sweeps.
 
 use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
@@ -14,7 +13,7 @@ use crate::error::AnalysisError;
 /// Draws `chart` on `canvas` (sized in device pixels; `scale` is the
 /// devicePixelRatio) and returns the chart's note.
 fn paint(canvas: HtmlCanvasElement, chart: &crate::chart::Chart, scale: f64) -> Result<Option<String>, JsValue> {
-    let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;
+    let backend = super::canvas::Canvas::new(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;
     let scale = if scale.is_finite() && scale > 0.0 { scale.min(4.0) } else { 1.0 };
     crate::chart::draw(chart, &backend.into_drawing_area(), scale).map_err(|e| error(&e.to_string()))?;
     Ok(chart.note.clone())

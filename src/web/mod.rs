@@ -23,6 +23,8 @@ use crate::error::ModelError;
 use crate::spec::{RawParams, RawValue};
 
 #[cfg(feature = "full")]
+mod canvas;
+#[cfg(feature = "full")]
 mod full;
 #[cfg(feature = "full")]
 pub use full::*;

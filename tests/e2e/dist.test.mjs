@@ -5,6 +5,9 @@
 // - dist/site/ served under a sub-path, then the server gone: the service
 //   worker serves everything (offline after the first visit), and a new
 //   build is announced once.
+// Both ship a strict Content-Security-Policy (the file's allows its inline
+// script and style by hash); Chromium reports each violation as a console
+// error, which pageProblems counts.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,25 +17,11 @@ import { pathToFileURL } from 'node:url';
 import { createServer } from 'node:http';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
-import { CHROMIUM, ROOT, canvasInk, chartInk, listen, pageProblems, waitForCharts } from './helpers.mjs';
+import { CHROMIUM, MAP_DONE, ROOT, canvasInk, chartInk, listen, pageProblems, waitComplete } from './helpers.mjs';
 
 const DIST = join(ROOT, 'dist');
 const FILE = join(DIST, 'isoperf.html');
-const MAP_DONE = 'section#map canvas.map-canvas[data-labels]';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost'];
-
-/** Waits for the outputs and charts and (`all`) the map and every sweep of the model shown. */
-async function waitComplete(page, what, all = true) {
-  await page.waitForFunction(() => window.isoperf && document.querySelector('#outputs .output output')?.textContent !== '—', null, { timeout: 15_000 });
-  if (all && await page.$eval('section#map', (m) => !m.hidden)) {
-    await page.waitForSelector(MAP_DONE, { state: 'attached', timeout: 20_000 }).catch((e) => { throw new Error(`${what}: no map: ${e.message}`); });
-  }
-  if (all) {
-    await page.waitForFunction(() => [...document.querySelectorAll('#charts figure.sweep')].every((f) => f.dataset.state === 'done'), null, { timeout: 30_000 })
-      .catch((e) => { throw new Error(`${what}: the sweeps did not finish: ${e.message}`); });
-  }
-  await waitForCharts(page);
-}
 
 async function assertComplete(page, what, all = true) {
   const ink = await chartInk(page);

@@ -348,6 +348,22 @@ export async function waitForCharts(page) {
   await afterFrames(page);
 }
 
+/** The map canvas once a map is painted and labelled. */
+export const MAP_DONE = 'section#map canvas.map-canvas[data-labels]';
+
+/** Waits for the outputs and charts and (`all`) the map and every sweep of the model shown. */
+export async function waitComplete(page, what, all = true) {
+  await page.waitForFunction(() => window.isoperf && document.querySelector('#outputs .output output')?.textContent !== '—', null, { timeout: 15_000 });
+  if (all && await page.$eval('section#map', (m) => !m.hidden)) {
+    await page.waitForSelector(MAP_DONE, { state: 'attached', timeout: 20_000 }).catch((e) => { throw new Error(`${what}: no map: ${e.message}`); });
+  }
+  if (all) {
+    await page.waitForFunction(() => [...document.querySelectorAll('#charts figure.sweep')].every((f) => f.dataset.state === 'done'), null, { timeout: 30_000 })
+      .catch((e) => { throw new Error(`${what}: the sweeps did not finish: ${e.message}`); });
+  }
+  await waitForCharts(page);
+}
+
 /**
  * Ink on each canvas matching `selector`, keyed by its figure's data-chart or
  * data-sweep (or "map"): pixels with ink (opaque, not near-white), those in a

@@ -58,6 +58,20 @@ function loadCore() {
 }
 
 /** The full module (charts, maps): after the first-paint one, which would otherwise replace it. */
+/**
+ * The element's style sheet, built once and adopted by every shadow root:
+ * a constructed sheet, which a host page's strict Content-Security-Policy
+ * (no 'unsafe-inline' styles) allows where a <style> element would be blocked.
+ */
+let styleSheet = null;
+function sheet() {
+  if (!styleSheet) {
+    styleSheet = new CSSStyleSheet();
+    styleSheet.replaceSync(STYLE);
+  }
+  return styleSheet;
+}
+
 const loadFull = () => loadCore().then(() => wasm.startFull());
 
 const clip = (text) => {
@@ -101,27 +115,6 @@ function schemeOf(host) {
     if (rgba[3] > 0.5) return luminance(rgba) < 0.18 ? 'dark' : 'light';
   }
   return dark && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
-}
-
-/**
- * Runs `draw` with room for the charts' text measurement: plotters (the
- * Rust charts) measures each text with a span it appends to <body>, fixed
- * at the static position where the body's content ends; after inline
- * content (an iframe, a last line of text) that span gets a few pixels of
- * width, its text wraps and the chart's layout breaks. A zero-height block
- * at the end of <body> for the duration of the call starts a new line.
- */
-function withTextRoom(draw) {
-  const body = document.body;
-  if (!body) return draw();
-  const room = document.createElement('div');
-  room.style.cssText = 'display:block;position:static;float:none;clear:both;height:0;margin:0;padding:0;border:0';
-  body.append(room);
-  try {
-    return draw();
-  } finally {
-    room.remove();
-  }
 }
 
 /** A problem of a report as a sentence that names what is wrong. */
@@ -181,7 +174,8 @@ class IsoperfModel extends HTMLElement {
     this.#root = el('div', { class: 'root', part: 'root', 'data-state': 'loading' },
       el('p', { class: 'loading', text: 'Loading the isoperf model…' }));
     // (A shadow root the host's HTML declared is replaced: the element owns what it shows.)
-    (this.shadowRoot ?? this.attachShadow({ mode: 'open' })).replaceChildren(el('style', { text: STYLE }), this.#root);
+    (this.shadowRoot ?? this.attachShadow({ mode: 'open' })).replaceChildren(this.#root);
+    this.shadowRoot.adoptedStyleSheets = [sheet()];
     this.#root.addEventListener('input', (e) => this.#guard(() => this.#edited(e)));
     this.#root.addEventListener('change', (e) => this.#guard(() => this.#edited(e)));
     this.#root.addEventListener('mousemove', (e) => this.#guard(() => this.#hover(e)));
@@ -443,7 +437,7 @@ class IsoperfModel extends HTMLElement {
       const error = fig.querySelector('.chart-error');
       sizeCanvas(canvas, ratio);
       try {
-        note.textContent = withTextRoom(() => wasm.drawChart(canvas, view.model.id, fig.dataset.chart, { ...view.values }, ratio)) ?? '';
+        note.textContent = wasm.drawChart(canvas, view.model.id, fig.dataset.chart, { ...view.values }, ratio) ?? '';
         error.textContent = '';
         fig.classList.remove('stale');
         fig.dataset.state = 'drawn';
