@@ -1,19 +1,27 @@
 // A fuzz harness for the wasm package (issue 13): a registry-driven
-// generator of adversarial parameters for every model (values inside, at
-// and outside every range, NaN, ±Infinity, huge and tiny numbers, hostile
-// strings, lists of every length, wrong types), thrown at `evaluate`,
-// `check`, `report`, `tables`, `remarks` and a small iso-map. It checks:
+// generator of adversarial calls for every export of every model: values
+// inside, at and outside every range, NaN, ±Infinity, huge and tiny numbers,
+// hostile strings, lists of every length, wrong types and shapes (a model id
+// that is not a string, nested and self-referential params), thrown at
+// `evaluate`, `check`, `report`, `tables`, `remarks`, iso-map rows,
+// `isoAxis`, `isoLines` (grids holding NaN and ±Infinity), `analyze` (hostile
+// CSV) and sweep curves. It checks:
 //   - no wasm trap (WebAssembly.RuntimeError), and the instance still answers;
 //   - no call over the per-call budget (a hang on the page's thread);
 //   - every accepted output finite, every time (unit s) ≥ 0, every
-//     efficiency in [0, 1];
+//     efficiency in [0, 1]; axis values and isoline points finite;
+//   - every error names what to change: the argument (TypeError,
+//     RangeError), a parameter (`key`), a field of a map request (`field`),
+//     a line of the data (`line`), or the unknown name it was given;
 // and shrinks each failing case to the fewest parameters that still fail.
+// `replay` runs every case ever found (tests/fuzz-found.json, shared with
+// the native harness tests/fuzz.rs) with the same checks.
 //
 //   node scripts/fuzz.mjs [--calls N] [--seed S] [--budget MS] [models…]
-//   npm run fuzz -- --calls 1000000          (the long run)
+//   npm run fuzz -- --calls 200000          (the long run: N calls per model)
 //
 // Exits 1 when it found anything; `tests/e2e/fuzz.test.mjs` runs a short,
-// seeded run in `npm test`.
+// seeded run and the replay in `npm test`.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -84,8 +92,126 @@ function paramsFor(rng, m) {
   return params;
 }
 
+/** Something that is not what an argument should be. */
+function wrongShape(rng) {
+  const deep = (n, make) => {
+    let v = 1;
+    for (let i = 0; i < n; i++) v = make(v);
+    return v;
+  };
+  const selfish = {};
+  selfish.self = selfish;
+  return rng.pick([
+    5, null, undefined, true, {}, [], Symbol('m'), 10n, () => 1, new Float64Array(2),
+    deep(rng.pick([10, 1000, 6000]), (v) => ({ a: v })), deep(rng.pick([10, 1000, 6000]), (v) => [v]), selfish,
+    { N: {} }, { N: [[1]] }, { A_list: [1, null] }, { m: 'x'.repeat(100_000) },
+  ]);
+}
+
+/** A map axis over a numeric parameter of `m`, often a bad one. */
+function axisFor(rng, m) {
+  const p = rng.pick(m.params.filter((q) => q.kind === 'number'));
+  return `${p.key}:${numberFor(rng, p)}:${numberFor(rng, p)}${rng.chance(0.5) ? ':log' : ''}`;
+}
+
+/** CSV text with `columns` columns: numbers, extremes, hostile cells, BOM, CRLF, quotes, wrong counts. */
+function csvFor(rng, columns) {
+  const rows = rng.pick([0, 1, 3, 4, 6, 12, 40]);
+  const sep = rng.pick([',', ';', '\t']);
+  const end = rng.chance(0.2) ? '\r\n' : '\n';
+  let text = (rng.chance(0.1) ? '\ufeff' : '') + (rng.chance(0.3) ? '# measured\n' : '');
+  for (let r = 0; r < rows; r++) {
+    const n = rng.chance(0.05) ? rng.int(5) : columns;
+    const cells = Array.from({ length: n }, (_, c) => {
+      switch (rng.int(8)) {
+        case 0: return String(rng.pick(EXTREMES));
+        case 1: return rng.pick(HOSTILE).slice(0, 50);
+        case 2: return `"${r + 1}"`;
+        default: return c === 0 ? String(2 ** rng.int(12)) : String(1 + rng.next() * 100);
+      }
+    });
+    text += cells.join(sep) + end;
+  }
+  return text;
+}
+
+/** A grid for isoLines: the right size or not, holding NaN and ±Infinity or not. */
+function gridFor(rng, nx, ny) {
+  const n = rng.chance(0.9) ? nx * ny : rng.pick([0, 1, nx * ny - 1, nx * ny + 1]);
+  const values = new Float64Array(Math.max(0, Math.min(n, 1 << 20)));
+  for (let i = 0; i < values.length; i++) values[i] = rng.chance(0.05) ? rng.pick([NaN, Infinity, -Infinity, 1e308]) : rng.next() * 10;
+  return values;
+}
+
+/**
+ * One random call on model `m`: {call, args, params} (params is the object
+ * in args that shrinking may cut down, when there is one).
+ */
+function callFor(rng, m) {
+  const numeric = m.params.filter((p) => p.kind === 'number');
+  const params = paramsFor(rng, m);
+  const kinds = ['evaluate', 'evaluate', 'evaluate', 'check', 'report', 'report', 'tables', 'remarks', 'isoAxis', 'isoLines', 'wrong'];
+  if (numeric.length > 1 && m.outputs.length) kinds.push('isoMapRows');
+  if (m.datasets.length) kinds.push('analyze');
+  if (m.sweeps.length) kinds.push('sweepSeries');
+  const call = rng.pick(kinds);
+  const request = () => {
+    const [nx, ny] = [rng.pick([2, 3, 4, 16]), rng.pick([2, 3, 4, 16])];
+    return { output: rng.pick(m.outputs).key, x: axisFor(rng, m), y: axisFor(rng, m), levels: rng.chance(0.5) ? [] : [rng.next(), rng.pick(EXTREMES)], nx, ny };
+  };
+  switch (call) {
+    case 'isoMapRows': {
+      const r = request();
+      return { call, args: [m.id, params, r, 0, r.ny], params };
+    }
+    case 'isoAxis':
+      return { call, args: [axisFor(rng, m), rng.pick([0, 1, 2, 16, 4097, 2 ** 31, 2 ** 32 - 1, -1, NaN, 1e300])] };
+    case 'isoLines': {
+      const r = request();
+      if (rng.chance(0.1)) [r.nx, r.ny] = [rng.pick([0, 1, 100_000, 2 ** 31]), rng.pick([0, 1, 100_000])];
+      return { call, args: [gridFor(rng, r.nx, r.ny), r] };
+    }
+    case 'analyze': {
+      const d = rng.pick(m.datasets);
+      return { call, args: [m.id, d.id, csvFor(rng, d.columns.length), params], params };
+    }
+    case 'sweepSeries':
+      return { call, args: [m.id, rng.pick(m.sweeps).id, params, rng.int(4)], params };
+    case 'wrong': {
+      // A wrong type or shape in one argument of a model call.
+      const target = rng.pick(['evaluate', 'report', 'check', 'analyze', 'isoAxis']);
+      const args = target === 'analyze' ? [m.id, m.datasets[0]?.id ?? 'x', 'p,time\n1,2', params] : target === 'isoAxis' ? [axisFor(rng, m), 8] : [m.id, params];
+      args[rng.int(args.length)] = wrongShape(rng);
+      return { call: target, args };
+    }
+    default:
+      return { call, args: [m.id, params], params };
+  }
+}
+
+/**
+ * Calls the page makes only in a worker (map bands, sweep curves), with
+ * progress and cancelling: their budget is this many times the page's.
+ */
+const IN_A_WORKER = new Set(['isoMapRows', 'sweepSeries']);
+const WORKER_BUDGET_FACTOR = 10;
+
+/** True when error `e` names what to change (see the header). */
+function namesWhatToChange(e, m, args) {
+  if (e instanceof TypeError || e instanceof RangeError) return /^[\w.[\]]+ /.test(e.message);
+  const sent = args.find((a) => a && typeof a === 'object' && !ArrayBuffer.isView(a) && !Array.isArray(a)) ?? {};
+  if (typeof e.key === 'string' && e.key) return m.params.some((p) => p.key === e.key) || Object.hasOwn(sent, e.key);
+  if (typeof e.field === 'string' && e.field) return true;
+  if (typeof e.line === 'number') return true;
+  return /^unknown (model|chart|sweep|data set|dataset|output|parameter)\b/.test(e.message);
+}
+
+function finiteList(xs) {
+  return [...xs].every((x) => Number.isFinite(x));
+}
+
 /** What is wrong with one call's outcome, or null. */
-function judge(isoperf, m, call, args, budget) {
+function judge(isoperf, m, { call, args }, budget) {
   const t0 = performance.now();
   let out;
   let error;
@@ -96,31 +222,41 @@ function judge(isoperf, m, call, args, budget) {
   }
   const ms = performance.now() - t0;
   if (error instanceof WebAssembly.RuntimeError) return `trap: ${error.message}`;
-  if (ms > budget) return `slow: ${ms.toFixed(0)} ms`;
-  if (error) return error.message ? null : 'an error without a message';
-  if (call === 'evaluate') {
+  if (ms > budget * (IN_A_WORKER.has(call) ? WORKER_BUDGET_FACTOR : 1)) return `slow: ${ms.toFixed(0)} ms`;
+  if (error) {
+    if (!error.message) return 'an error without a message';
+    return namesWhatToChange(error, m, args) ? null : `names nothing: ${error.message.slice(0, 160)}`;
+  }
+  const outputs = call === 'evaluate' ? out : call === 'report' ? out?.outputs : null;
+  if (outputs) {
     for (const o of m.outputs) {
-      const v = out[o.key];
+      const v = outputs[o.key];
       const xs = Array.isArray(v) ? v : typeof v === 'number' ? [v] : [];
       if (xs.some((x) => !Number.isFinite(x))) return `non-finite ${o.key}`;
       if (o.unit === 's' && xs.some((x) => x < 0)) return `negative time ${o.key} = ${xs.find((x) => x < 0)}`;
       if (/^efficiency$/i.test(o.key) && xs.some((x) => x < 0 || x > 1 + 1e-9)) return `efficiency ${o.key} = ${xs[0]}`;
     }
   }
+  if (call === 'isoAxis' && !finiteList(out)) return 'non-finite axis value';
+  if (call === 'isoLines' && !out.every((l) => l.lines.every(finiteList))) return 'non-finite isoline point';
+  if (call === 'isoMapRows' && [...out].some((x) => x === Infinity || x === -Infinity)) return 'infinite map value';
   return null;
 }
 
-/** The fewest parameters of `params` that still give the same kind of failure. */
-function shrink(isoperf, m, call, params, extra, budget) {
-  const kind = (p) => judge(isoperf, m, call, [m.id, p, ...extra], budget)?.split(':')[0];
-  const want = kind(params);
-  let best = { ...params };
-  for (const key of Object.keys(params)) {
+/** The fewest parameters of the case's params that still give the same kind of failure. */
+function shrink(isoperf, m, c, budget) {
+  if (!c.params) return c;
+  const at = c.args.indexOf(c.params);
+  const withParams = (p) => ({ ...c, args: c.args.map((a, i) => (i === at ? p : a)), params: p });
+  const kind = (p) => judge(isoperf, m, withParams(p), budget)?.split(':')[0];
+  const want = kind(c.params);
+  let best = { ...c.params };
+  for (const key of Object.keys(c.params)) {
     const trial = { ...best };
     delete trial[key];
     if (kind(trial) === want) best = trial;
   }
-  return best;
+  return withParams(best);
 }
 
 /** Loads the package's full module (Node, from its bytes). */
@@ -130,41 +266,76 @@ export async function loadPackage() {
   return isoperf;
 }
 
+/** A case as text: the call and its arguments (long ones cut). */
+function describe(c) {
+  const arg = (a) => {
+    if (typeof a === 'symbol' || typeof a === 'bigint' || typeof a === 'function') return String(a);
+    if (ArrayBuffer.isView(a)) return `Float64Array(${a.length})`;
+    try {
+      return (JSON.stringify(a) ?? String(a)).slice(0, 300);
+    } catch {
+      return '(a self-referential object)';
+    }
+  };
+  return `${c.call}(${c.args.map(arg).join(', ')})`;
+}
+
 /**
  * Runs `calls` seeded calls per model; returns {calls, findings: [{model,
- * call, problem, params}]} (at most one finding per model, call and kind of
- * problem, each shrunk).
+ * call, problem, case}], slowest: {model: ms}, broken} (at most one finding
+ * per model, call and kind of problem, each shrunk).
  */
 export function fuzz(isoperf, { calls = 1000, seed = 1, budget = 1000, models = null } = {}) {
   const rng = random(seed);
   const registry = isoperf.models().filter((m) => !models?.length || models.includes(m.id));
   const findings = new Map();
+  const slowest = {};
   let total = 0;
   for (const m of registry) {
-    const numeric = m.params.filter((p) => p.kind === 'number');
+    slowest[m.id] = 0;
     for (let i = 0; i < calls; i++) {
-      const params = paramsFor(rng, m);
-      const call = rng.pick(['evaluate', 'evaluate', 'evaluate', 'check', 'report', 'tables', 'remarks', ...(numeric.length > 1 && m.outputs.length ? ['isoMapRows'] : [])]);
-      let extra = [];
-      if (call === 'isoMapRows') {
-        const [x, y] = [rng.pick(numeric), rng.pick(numeric)];
-        const axis = (p) => `${p.key}:${numberFor(rng, p)}:${numberFor(rng, p)}${rng.chance(0.5) ? ':log' : ''}`;
-        extra = [{ output: rng.pick(m.outputs).key, x: axis(x), y: axis(y), levels: [], nx: 4, ny: 4 }, 0, 4];
-      }
+      const c = callFor(rng, m);
       total += 1;
-      const problem = judge(isoperf, m, call, [m.id, params, ...extra], budget);
+      const t0 = performance.now();
+      const problem = judge(isoperf, m, c, budget);
+      slowest[m.id] = Math.max(slowest[m.id], performance.now() - t0);
       if (!problem) continue;
-      const id = `${m.id} ${call} ${problem.split(':')[0].split(' ').slice(0, 2).join(' ')}`;
-      if (!findings.has(id)) findings.set(id, { model: m.id, call, problem, params: shrink(isoperf, m, call, params, extra, budget), extra });
+      const id = `${m.id} ${c.call} ${problem.split(':')[0].split(' ').slice(0, 2).join(' ')}`;
+      if (!findings.has(id)) findings.set(id, { model: m.id, call: c.call, problem, case: describe(shrink(isoperf, m, c, budget)) });
       // After a trap the instance may be gone for good: say so and stop.
       try {
         isoperf.models();
       } catch {
-        return { calls: total, findings: [...findings.values()], broken: true };
+        return { calls: total, findings: [...findings.values()], slowest, broken: true };
       }
     }
   }
-  return { calls: total, findings: [...findings.values()], broken: false };
+  return { calls: total, findings: [...findings.values()], slowest, broken: false };
+}
+
+/**
+ * Every case ever found (tests/fuzz-found.json), with the same checks;
+ * returns the problems (empty when all stay fixed). Charts need a canvas:
+ * the native replay draws those.
+ */
+export function replay(isoperf, budget = 1000) {
+  const cases = JSON.parse(readFileSync(fileURLToPath(new URL('../tests/fuzz-found.json', import.meta.url)), 'utf8'));
+  const registry = isoperf.models();
+  const problems = [];
+  for (const c of cases) {
+    const m = registry.find((x) => x.id === c.model) ?? registry[0];
+    const args = {
+      evaluate: () => [c.model, c.params],
+      report: () => [c.model, c.params],
+      isoAxis: () => [c.axis, c.n],
+      analyze: () => [c.model, c.dataset, c.text, c.params],
+      isoLines: () => [new Float64Array(c.values.map(Number)), c.request],
+    }[c.call];
+    if (!args) continue;
+    const problem = judge(isoperf, m, { call: c.call, args: args() }, budget);
+    if (problem) problems.push(`${c.found}: ${problem}`);
+  }
+  return { cases: cases.length, problems };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -177,11 +348,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const seed = option('--seed', Date.now() % 1e9);
   const budget = option('--budget', 1000);
   const started = performance.now();
-  const result = fuzz(await loadPackage(), { calls, seed, budget, models: args });
+  const isoperf = await loadPackage();
+  const result = fuzz(isoperf, { calls, seed, budget, models: args });
+  const replayed = replay(isoperf, budget);
   const seconds = (performance.now() - started) / 1000;
-  console.log(`fuzz: ${result.calls} calls (seed ${seed}, ${calls} per model, budget ${budget} ms) in ${seconds.toFixed(1)} s: ${result.findings.length} finding(s)${result.broken ? '; the instance broke' : ''}`);
-  for (const f of result.findings) {
-    console.log(`- ${f.model} ${f.call}: ${f.problem}\n    params: ${JSON.stringify(f.params).slice(0, 400)}${f.extra.length ? `\n    request: ${JSON.stringify(f.extra[0])}` : ''}`);
-  }
-  process.exitCode = result.findings.length ? 1 : 0;
+  const slow = Object.entries(result.slowest).map(([m, ms]) => `${m} ${ms.toFixed(1)} ms`).join(', ');
+  console.log(`fuzz: ${result.calls} calls (seed ${seed}, ${calls} per model, budget ${budget} ms) in ${seconds.toFixed(1)} s: ${result.findings.length} finding(s)${result.broken ? '; the instance broke' : ''}; slowest call per model: ${slow}`);
+  for (const f of result.findings) console.log(`- ${f.model} ${f.call}: ${f.problem}\n    ${f.case}`);
+  console.log(`replay: ${replayed.cases} cases ever found, ${replayed.problems.length} back`);
+  for (const p of replayed.problems) console.log(`- ${p}`);
+  process.exitCode = result.findings.length || replayed.problems.length ? 1 : 0;
 }

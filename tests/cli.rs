@@ -157,3 +157,209 @@ fn arguments_files_and_writes_it_cannot_use() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the output"));
     }
 }
+
+/// A directory of one test's own files, removed when the test ends.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("isoperf-cli-{}-{test}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    /// Writes `bytes` to `name` in the directory; its path as an argument.
+    fn file(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const TIMINGS: &str = "www/data/graph500-scale27-synthetic.csv";
+const THROTTLING: &str = "www/data/graph500-throttling-synthetic.csv";
+
+/// A refusal: exit code 2, nothing on stdout, one line on stderr.
+fn refused(args: &[&str]) -> String {
+    let (code, stdout, stderr) = isoperf(args);
+    assert_eq!(code, 2, "{args:?}: {stderr}");
+    assert!(stdout.is_empty(), "{args:?}: {stdout}");
+    assert!(stderr.starts_with("isoperf: "), "{args:?}: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+    stderr.trim_end().to_string()
+}
+
+/// Issue 13: `demand` put the default in place of a value outside the
+/// model's range (`--target-p -1`, `--base-p 0`, `--cti -0.1`) and exited 0.
+/// Now the model's own validation refuses it, named by the option, with the
+/// range the registry gives.
+#[test]
+fn demand_options_outside_their_range_are_refused_by_name() {
+    let spec = api::specs().into_iter().find(|s| s.id == "scaling").unwrap();
+    let valid = |key: &str| spec.params.iter().find(|p| p.key == key).unwrap().valid();
+    for (option, key, value, problem) in [
+        ("--target-p", "p_target", "-1", "-1 is out of range"),
+        ("--target-p", "p_target", "1e10", "1e10 is out of range"),
+        ("--target-p", "p_target", "inf", "NaN and infinity are not allowed"),
+        ("--base-p", "p_base", "-1", "-1 is out of range"),
+        ("--base-p", "p_base", "0", "0 is out of range"),
+        ("--base-p", "p_base", "NaN", "NaN and infinity are not allowed"),
+        ("--base-p", "p_base", "288 nodes", "'288 nodes' is not a number"),
+        ("--cti", "cti", "-0.1", "value 1: -0.1 is out of range"),
+        ("--cti", "cti", "", "no value given"),
+        ("--cti", "cti", "0.05,,0.1", "value 2: no value given"),
+        ("--cti", "cti", "0.05,abc", "value 2: 'abc' is not a number"),
+        ("--cti", "cti", "0.05,nan", "value 2: NaN and infinity are not allowed"),
+    ] {
+        let stderr = refused(&["demand", THROTTLING, option, value]);
+        assert_eq!(stderr, format!("isoperf: {option}: {problem}; expected {}", valid(key)));
+    }
+    // What the user reads: the range, not a Rust type.
+    assert!(refused(&["demand", THROTTLING, "--base-p", "0"]).ends_with("a number with 1 ≤ value ≤ 1e9"));
+    // Every bad option at once, in the registry's order.
+    assert_eq!(
+        refused(&["demand", THROTTLING, "--target-p", "0", "--base-p", "0"]),
+        format!(
+            "isoperf: --base-p: 0 is out of range; expected {}; --target-p: 0 is out of range; expected {}",
+            valid("p_base"),
+            valid("p_target")
+        )
+    );
+    // The same parameters as key=value name their keys.
+    assert_eq!(
+        refused(&["analyze", "scaling", "throttling", THROTTLING, "p_target=-1"]),
+        format!("isoperf: p_target: -1 is out of range; expected {}", valid("p_target"))
+    );
+    assert!(refused(&["analyze", "scaling", "timings", TIMINGS, "ctis=0.1"]).contains("ctis: is not a parameter"));
+
+    // Options that are not options, and files that are not one.
+    for (args, message) in [
+        (vec!["demand", THROTTLING, "--cti"], "--cti needs a value"),
+        (vec!["demand", THROTTLING, "--cti", "--base-p", "288"], "--cti needs a value"),
+        (vec!["demand", THROTTLING, "--cti", "0.1", "--cti", "0.2"], "--cti is given twice"),
+        (
+            vec!["demand", THROTTLING, "--target", "450"],
+            "unknown option --target; expected --cti, --base-p, --target-p",
+        ),
+        (vec!["demand", THROTTLING, "450"], "demand reads one file; got"),
+        (vec!["demand"], "demand needs a CSV file"),
+        (vec!["demand", "--cti", "0.1"], "demand needs a CSV file"),
+    ] {
+        assert!(refused(&args).contains(message), "{args:?}");
+    }
+
+    // Valid options are used, before or after the file.
+    let (code, stdout, stderr) = isoperf(&["demand", "--target-p", "576", THROTTLING, "--cti", "0.05"]);
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!((json["target_p"].as_f64(), json["base_p"].as_f64()), (Some(576.0), Some(288.0)));
+    assert_eq!(json["ctis"], serde_json::json!([0.05]));
+}
+
+/// What editors and spreadsheets write: a byte-order mark, Windows or old
+/// Mac line ends, quoted fields. Each reads as the plain file does.
+#[test]
+fn csv_as_editors_and_spreadsheets_write_it() {
+    let dir = Scratch::new("spreadsheets");
+    let plain = std::fs::read_to_string(TIMINGS).unwrap();
+    let (code, want, stderr) = isoperf(&["analyze", "scaling", "timings", TIMINGS]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(plain.starts_with('#'), "the example's first line is a comment");
+    let header_first: String = plain.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+    assert!(header_first.starts_with("p,time\n"));
+    let data_first = header_first.trim_start_matches("p,time\n").to_string();
+    let quoted: String = plain
+        .lines()
+        .map(|l| if l.starts_with('#') { format!("{l}\n") } else { format!("\"{}\"\n", l.replace(',', "\";\"")) })
+        .collect();
+    for (name, text) in [
+        ("bom-comment", format!("\u{feff}{plain}")),
+        ("bom-header", format!("\u{feff}{header_first}")),
+        ("bom-data", format!("\u{feff}{data_first}")),
+        ("crlf", plain.replace('\n', "\r\n")),
+        ("bom-crlf", format!("\u{feff}{}", plain.replace('\n', "\r\n"))),
+        ("cr", plain.replace('\n', "\r")),
+        ("quoted", quoted.clone()),
+        ("quoted-comma", quoted.replace("\";\"", "\",\"")),
+    ] {
+        let (code, stdout, stderr) =
+            isoperf(&["analyze", "scaling", "timings", &dir.file(&format!("{name}.csv"), text)]);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert_eq!(stdout, want, "{name}");
+    }
+}
+
+/// Files the reader cannot use: one line naming the file, and the line and
+/// column where one is at fault; exit code 2.
+#[test]
+fn csv_files_it_cannot_use_are_named_with_line_and_column() {
+    let dir = Scratch::new("unusable");
+    let mut utf16 = vec![0xff, 0xfe];
+    utf16.extend("p,time\n18,4.4\n".encode_utf16().flat_map(u16::to_le_bytes));
+    let utf16_no_bom: Vec<u8> = "p,time\n18,4.4\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+    for (name, bytes, message) in [
+        ("nul.csv", b"p,time\n18,4.4\n36,3\x001\n".to_vec(), "line 3, column 2: time contains a NUL byte"),
+        ("utf16-no-bom.csv", utf16_no_bom, "line 1, column 1: p contains a NUL byte"),
+        ("decimal-comma.csv", b"p,time\n\"18\",\"4,4\"\n".to_vec(), "line 2, column 2: time '4,4' has a decimal comma"),
+        (
+            "unclosed.csv",
+            b"p,time\n18,\"4.4\n".to_vec(),
+            "line 2, column 2: time has an opening quote that is not closed",
+        ),
+        ("empty-field.csv", b"p,time\n18,4.4\n36,\n".to_vec(), "line 3, column 2: time is empty"),
+        ("empty.csv", Vec::new(), "no data: expected rows of p, time"),
+        ("blank.csv", b"\n \r\n\t\n".to_vec(), "no data: expected rows of p, time"),
+        ("comments.csv", b"\xef\xbb\xbf# nothing measured yet\n".to_vec(), "no data: expected rows of p, time"),
+        ("header.csv", b"# runs\np,time\r\n".to_vec(), "no data below the header on line 2: expected rows of p, time"),
+        (
+            "latin1.csv",
+            b"p,time\n18,4.4\n36,3.1\xe9\n".to_vec(),
+            "line 3 is not UTF-8 text (byte 21 of the file, 0xE9)",
+        ),
+        ("utf16.csv", utf16, "is UTF-16 text: save it as UTF-8 CSV"),
+    ] {
+        let path = dir.file(name, bytes);
+        let stderr = refused(&["analyze", "scaling", "timings", &path]);
+        assert!(stderr.starts_with(&format!("isoperf: {path}")), "{name}: {stderr}");
+        assert!(stderr.contains(message), "{name}: {stderr}");
+        assert!(!stderr.contains('\0'), "{name}: a NUL is not echoed");
+    }
+    // A directory or a missing file is named too.
+    assert!(refused(&["analyze", "scaling", "timings", dir.0.to_str().unwrap()]).contains("cannot read"));
+    assert!(refused(&["fit", "scaling", "no-such-file.csv"]).contains("cannot read no-such-file.csv"));
+}
+
+/// A large file is analysed in seconds, not minutes (files over 64 MiB are
+/// refused unread: `arguments_files_and_writes_it_cannot_use`). 50 MB under
+/// `cargo test --release`; the debug build reads about 1 MB a second, so
+/// 2 MB there.
+#[test]
+fn a_large_file_is_analysed() {
+    let dir = Scratch::new("large");
+    let size = if cfg!(debug_assertions) { 2 << 20 } else { 50_000_000 };
+    let mut text = String::with_capacity(size + 64);
+    text.push_str("p,time\n");
+    let mut rows = 0;
+    for p in [18.0_f64, 36.0, 72.0, 144.0, 288.0, 576.0].into_iter().cycle() {
+        if text.len() >= size {
+            break;
+        }
+        text.push_str(&format!("{p},{}\n", 1.0 + 50.0 / p + 4.0 / p.sqrt()));
+        rows += 1;
+    }
+    let path = dir.file("large.csv", &text);
+    let start = std::time::Instant::now();
+    let (code, stdout, stderr) = isoperf(&["analyze", "scaling", "timings", &path]);
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["n"], rows);
+    let c1 = json["C1"]["value"].as_f64().unwrap();
+    assert!((c1 - 50.0).abs() < 1e-6, "C1 = {c1}");
+    eprintln!("{} bytes, {rows} rows: {:?}", text.len(), start.elapsed());
+}

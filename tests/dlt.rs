@@ -387,4 +387,68 @@ proptest! {
         }
         prop_assert!(num(&out, "efficiency") <= 1.0 + 1e-12);
     }
+
+    /// Issue 13: heterogeneous speedup and efficiency compare with the fastest
+    /// single processor, so efficiency ≤ 1 (m T(m) ≥ Σ_i (S_i + g_i α_i), a
+    /// weighted mean of the single-processor times S_i + g_i V, g_i = C_i + A_i),
+    /// every load part is positive, and the target-efficiency load reaches
+    /// its target.
+    #[test]
+    fn heterogeneous_efficiency_is_against_the_fastest_processor(
+        rows in prop::collection::vec((-15.0f64..9.0, -15.0f64..9.0, -6.0f64..9.0), 1..12),
+        v in -9.0f64..18.0,
+        target in 0.05f64..0.99,
+    ) {
+        let list = |f: &dyn Fn(&(f64, f64, f64)) -> f64| rows.iter().map(|r| format!("{:e}", 10f64.powf(f(r)))).collect::<Vec<_>>().join(",");
+        let (a, c, s) = (list(&|r| r.0), list(&|r| r.1), list(&|r| r.2));
+        let v = format!("{:e}", 10f64.powf(v));
+        let params = [("processors", "heterogeneous"), ("A_list", &a), ("C_list", &c), ("S_list", &s), ("V", &v)];
+        let Ok(out) = api::evaluate("dlt", &raw(&params)) else { return Ok(()) };
+        let fastest = rows
+            .iter()
+            .map(|r| 10f64.powf(r.2) + (10f64.powf(r.1) + 10f64.powf(r.0)) * v.parse::<f64>().unwrap())
+            .fold(f64::INFINITY, f64::min);
+        prop_assert!(close(num(&out, "T1"), fastest, 1e-12), "T1 {} vs the fastest {}", num(&out, "T1"), fastest);
+        let e = num(&out, "efficiency");
+        prop_assert!((0.0..=1.0 + 1e-9).contains(&e), "efficiency {} for {:?}", e, params);
+        if let Some(OutValue::Array(alpha)) = out.0.iter().find(|(k, _)| *k == "alpha").map(|(_, x)| x) {
+            prop_assert!(alpha.iter().all(|x| *x > 0.0), "alpha {:?} for {:?}", alpha, params);
+        }
+        let target_text = format!("{target}");
+        let with_target: Vec<(&str, &str)> = params.iter().copied().chain([("e_target", target_text.as_str())]).collect();
+        let out = api::evaluate("dlt", &raw(&with_target)).unwrap();
+        if let Some(OutValue::Num(v_star)) = out.0.iter().find(|(k, _)| *k == "V_target").map(|(_, x)| x) {
+            let v_text = format!("{v_star:e}");
+            let at: Vec<(&str, &str)> = with_target.iter().copied().filter(|(k, _)| *k != "V").chain([("V", v_text.as_str())]).collect();
+            if let Ok(there) = api::evaluate("dlt", &raw(&at)) {
+                if flag(&there, "feasible") {
+                    prop_assert!(num(&there, "efficiency") >= target * (1.0 - 1e-6), "e(V*) = {} < {}", num(&there, "efficiency"), target);
+                }
+            }
+        }
+    }
+}
+
+/// Issue 13 (fuzzing): A_list = 1000,1 made the first (slow) processor T(1)
+/// and the efficiency 500.5; a second processor 10²¹ faster than the first
+/// passed the prefix test by round-off and got a load part below zero.
+#[test]
+fn heterogeneous_regressions_from_fuzzing() {
+    let het = |a: &str, c: &str, s: &str, v: &str| {
+        api::evaluate(
+            "dlt",
+            &raw(&[("processors", "heterogeneous"), ("A_list", a), ("C_list", c), ("S_list", s), ("V", v)]),
+        )
+        .unwrap()
+    };
+    let out = het("1000,1", "0,0", "0,0", "1000");
+    assert_eq!(num(&out, "T1"), 1000.0, "the second processor alone: 1 s/unit × 1000 units");
+    assert!(num(&out, "efficiency") <= 1.0, "{}", num(&out, "efficiency"));
+    let out = het("1e9,9.879882197584052e-13", "0,0", "0,4177079.4783135992", "1e-6");
+    let Some(OutValue::Array(alpha)) = out.0.iter().find(|(k, _)| *k == "alpha").map(|(_, x)| x.clone()) else {
+        panic!("alpha")
+    };
+    assert!(alpha.iter().all(|x| *x > 0.0), "{alpha:?}");
+    assert!(close(alpha.iter().sum::<f64>(), 1e-6, 1e-12));
+    assert_eq!(num(&out, "m_used"), alpha.len() as f64);
 }

@@ -366,10 +366,27 @@ fn bad_input_names_the_field_and_the_valid_range() {
         (vec![("m", "65536"), ("r", "65537"), ("l", "1")], "r", "give 4295032832 shuffle intervals"),
         // Issue 13: s_map/lu overflowed to ∞ and the solver's own words reached the user.
         (vec![("m", "4"), ("r", "4"), ("l", "2"), ("V", "100"), ("lu", "5e-324")], "lu", "a larger load unit lu"),
+        // Issue 13 (fuzzing): rates 10²⁹¹ apart sent the simplex into seconds of
+        // work and then its internals ("dual simplex: no var can repair row 14")
+        // reached the user; now refused at once, at the rate.
+        (vec![("m", "8"), ("a_map", "1e-300"), ("s_map", "0")], "a_map", "within about 10¹⁵ of each other"),
+        (
+            vec![("m", "2"), ("a_map", "1e-300"), ("s_map", "0"), ("r", "312")],
+            "a_map",
+            "differ by a factor of 3.2 × 10²⁹⁰",
+        ),
+        (
+            vec![("m", "64"), ("a_map", "1e-15"), ("s_map", "0"), ("r", "312"), ("C", "1e9"), ("S", "0")],
+            "a_map",
+            "10¹⁵",
+        ),
     ] {
         let e = err(&pairs);
         assert!(e.starts_with(&format!("{key}:")), "{pairs:?}: {e}");
         assert!(e.contains(valid), "{pairs:?}: {e}");
+        for internal in ["simplex:", "row ", "basic var", "variable ", "objective coefficient", "time limit"] {
+            assert!(!e.contains(internal), "{pairs:?}: a solver's internals reach the user: {e}");
+        }
     }
 }
 

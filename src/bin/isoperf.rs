@@ -105,11 +105,63 @@ enum Output {
     Bytes(Vec<u8>),
 }
 
-/// What the analysis of a data set computed, as JSON.
-fn analyze(model: &str, dataset: &str, file: &str, raw: RawParams) -> Result<String, String> {
+/// What the analysis of a data set computed, as JSON. `name` says how the
+/// user gave each parameter (key=value, or an option of `demand`).
+fn analyze(model: &str, dataset: &str, file: &str, raw: RawParams, name: fn(&str) -> String) -> Result<String, String> {
+    validate(model, &raw, name)?;
     let text = read(file)?;
     let analysis = api::analyze(model, dataset, &text, &raw).map_err(|e| format!("{file}: {e}"))?;
     json(&analysis.result)
+}
+
+/// Refuses what the model's own validation rejects, each problem named as
+/// the user gave it. (An analysis puts a parameter's default in place of an
+/// invalid value, because the page already shows that field's error; on the
+/// command line nothing else would tell.)
+fn validate(model: &str, raw: &RawParams, name: fn(&str) -> String) -> Result<(), String> {
+    // An unknown model is api::analyze's to name.
+    let Some(spec) = api::specs().into_iter().find(|s| s.id == model) else { return Ok(()) };
+    spec.parse(raw).map(drop).map_err(|errors| {
+        errors.iter().map(|e| format!("{}: {}", name(&e.key), e.message())).collect::<Vec<_>>().join("; ")
+    })
+}
+
+/// A parameter given as key=value is named by its key.
+fn key_name(key: &str) -> String {
+    isoperf::format::echo(key)
+}
+
+/// The options of `demand` and the parameters of the scaling model they set.
+const DEMAND_OPTIONS: &[(&str, &str)] = &[("--cti", "cti"), ("--base-p", "p_base"), ("--target-p", "p_target")];
+
+fn demand_option_name(key: &str) -> String {
+    DEMAND_OPTIONS.iter().find(|(_, k)| *k == key).map_or_else(|| key_name(key), |(option, _)| option.to_string())
+}
+
+/// `demand FILE.csv [--cti LIST] [--base-p P] [--target-p P]`, the options
+/// before or after the file.
+fn demand(args: &[String]) -> Result<String, String> {
+    let options = || DEMAND_OPTIONS.iter().map(|(o, _)| *o).collect::<Vec<_>>().join(", ");
+    let (mut file, mut raw) = (None, RawParams::new());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if !a.starts_with("--") {
+            if let Some(first) = file.replace(a) {
+                return Err(format!("demand reads one file; got '{first}' and '{a}'"));
+            }
+            continue;
+        }
+        let &(option, key) = DEMAND_OPTIONS
+            .iter()
+            .find(|(o, _)| o == a)
+            .ok_or_else(|| format!("unknown option {a}; expected {}", options()))?;
+        let value = it.next().filter(|v| !v.starts_with("--")).ok_or_else(|| format!("{option} needs a value"))?;
+        if raw.insert(key.to_string(), RawValue::Text(value.clone())).is_some() {
+            return Err(format!("{option} is given twice"));
+        }
+    }
+    let file = file.ok_or("demand needs a CSV file of (p, bandwidth %, time) rows")?;
+    analyze("scaling", "throttling", file, raw, demand_option_name)
 }
 
 /// The largest data file read (measurements are kilobytes; this is a guard
@@ -125,7 +177,17 @@ fn read(file: &str) -> Result<String, String> {
         return Err(format!("{file} is larger than {} MiB; a data file is a CSV of measurements", MAX_FILE >> 20));
     }
     String::from_utf8(bytes).map_err(|e| {
-        format!("{file} is not UTF-8 text (byte {} is not): save it as UTF-8 CSV", e.utf8_error().valid_up_to() + 1)
+        let bytes = e.as_bytes();
+        if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+            return format!("{file} is UTF-16 text: save it as UTF-8 CSV");
+        }
+        let at = e.utf8_error().valid_up_to();
+        let line = bytes.iter().take(at).filter(|&&b| b == b'\n').count() + 1;
+        let byte = bytes.get(at).copied().unwrap_or_default();
+        format!(
+            "{file}: line {line} is not UTF-8 text (byte {} of the file, 0x{byte:02X}): save it as UTF-8 CSV",
+            at + 1
+        )
     })
 }
 
@@ -159,27 +221,12 @@ fn text_command(args: &[String]) -> Result<String, String> {
             }
             isoperf::chart::to_svg(&c, 800, 500).map_err(|e| e.to_string())
         }
-        [cmd, model, dataset, file, rest @ ..] if cmd == "analyze" => analyze(model, dataset, file, parse_pairs(rest)?),
-        // The names of the first release, kept as aliases.
-        [cmd, model, file] if cmd == "fit" => analyze(model, "timings", file, RawParams::new()),
-        [cmd, file, options @ ..] if cmd == "demand" => {
-            let mut raw = RawParams::new();
-            let mut it = options.iter();
-            while let Some(flag) = it.next() {
-                let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
-                for v in value.split(',') {
-                    v.trim().parse::<f64>().map_err(|_| format!("{flag}: '{v}' is not a number"))?;
-                }
-                let key = match flag.as_str() {
-                    "--cti" => "cti",
-                    "--base-p" => "p_base",
-                    "--target-p" => "p_target",
-                    other => return Err(format!("unknown option {other}; expected --cti, --base-p, --target-p")),
-                };
-                raw.insert(key.to_string(), RawValue::Text(value.clone()));
-            }
-            analyze("scaling", "throttling", file, raw)
+        [cmd, model, dataset, file, rest @ ..] if cmd == "analyze" => {
+            analyze(model, dataset, file, parse_pairs(rest)?, key_name)
         }
+        // The names of the first release, kept as aliases.
+        [cmd, model, file] if cmd == "fit" => analyze(model, "timings", file, RawParams::new(), key_name),
+        [cmd, args @ ..] if cmd == "demand" => demand(args),
         [cmd] if cmd == "--help" || cmd == "-h" || cmd == "help" => Ok(USAGE.to_string()),
         _ => Err(format!("unrecognised arguments\n{USAGE}")),
     }

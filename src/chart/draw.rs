@@ -35,6 +35,9 @@ fn backend_err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -
     DrawError::Backend(e.to_string())
 }
 
+/// The most decades a log axis spans.
+const MAX_DECADES: i32 = 30;
+
 /// The extent of the finite data on one axis, widened a little, and for log
 /// axes restricted to positive values.
 fn extent(axis: &Axis, values: impl Iterator<Item = f64>) -> Option<Range<f64>> {
@@ -51,6 +54,11 @@ fn extent(axis: &Axis, values: impl Iterator<Item = f64>) -> Option<Range<f64>> 
         return None;
     }
     if log {
+        // At most MAX_DECADES below the largest value: what lies lower is
+        // below any reader's interest, and ranges of hundreds of decades
+        // (down to subnormal numbers) sent plotters' tick search into
+        // minutes of work and gigabytes of ticks.
+        let lo = lo.max(hi / 10f64.powi(MAX_DECADES));
         let (a, b) = if hi / lo < 1.000_001 { (lo / 2.0, hi * 2.0) } else { (lo, hi) };
         let pad = (b / a).powf(0.04);
         Some(a / pad..b * pad)

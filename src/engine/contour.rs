@@ -51,8 +51,8 @@ pub fn segments(values: &[f64], nx: usize, ny: usize, level: f64) -> Vec<Segment
                 continue; // the level does not cross this cell (most cells)
             }
             let v = [v0, v1, v2, v3];
-            if v.iter().any(|x| x.is_nan()) {
-                continue; // a gap
+            if v.iter().any(|x| !x.is_finite()) {
+                continue; // a gap (an infinite corner has no crossing point: ∞ − ∞ is NaN)
             }
             let (x, y) = (i as f64, j as f64);
             // Edge k joins corner k and k+1.
@@ -199,5 +199,18 @@ mod tests {
             assert!(line.iter().all(|p| (p.0 - (n / 2) as f64).abs() >= 1.0 - 1e-9));
         }
         assert!(isolines(&vec![f64::NAN; n * n], n, n, 1.0).is_empty());
+    }
+
+    /// Found by scripts/fuzz.mjs: a cell from −∞ to +∞ gave a NaN crossing
+    /// point; infinite corners are gaps like NaN ones.
+    #[test]
+    fn infinite_values_are_gaps() {
+        let v = [f64::NEG_INFINITY, f64::INFINITY, f64::INFINITY, 1.0, 2.0, 3.0, 1.0, 2.0, 3.0];
+        for level in [0.5, 1.5, 2.5, 4294967296.0] {
+            for line in isolines(&v, 3, 3, level) {
+                assert!(line.iter().all(|p| p.0.is_finite() && p.1.is_finite()), "{level}: {line:?}");
+            }
+        }
+        assert!(!isolines(&v, 3, 3, 1.5).is_empty(), "the finite cells still have their line");
     }
 }

@@ -192,6 +192,13 @@ pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
                 (mf * star.s() * (mf - g.f / g.g), mf * (star.c() + star.a() / g.g)),
                 star.min_load(m),
             );
+            let finite = |t: &TargetLoad| match t {
+                TargetLoad::At(x) | TargetLoad::AnyFeasible(x) => x.is_finite(),
+                TargetLoad::Unreachable { sup } => sup.is_finite(),
+            };
+            if !(schedule.t.is_finite() && schedule.alpha_1.is_finite() && finite(&target)) {
+                return Err(too_many_processors(star, m).into());
+            }
             Ok(Evaluation {
                 m_requested: m,
                 feasible,
@@ -208,34 +215,47 @@ pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
             let m_max = all.iter().rev().find(|p| p.feasible).map_or(1, |p| p.p);
             let full = heterogeneous(a, c, s, m, inputs);
             let feasible = full.as_ref().is_some_and(|h| h.alpha.as_ref().is_some_and(|x| x.iter().all(|x| *x > 0.0)));
-            let schedule = match full {
-                Some(h) if feasible => h,
-                _ => heterogeneous(a, c, s, m_max, inputs).ok_or(ModelError::NonFinite { output: "alpha" })?,
+            let positive = |h: &Schedule| h.alpha.as_ref().is_some_and(|x| x.iter().all(|x| *x > 0.0));
+            let (schedule, m_max) = match full {
+                Some(h) if feasible => (h, m_max),
+                _ => {
+                    // The prefix test (α_p = P_p α_1 − Q_p > 0) can pass by
+                    // round-off where the schedule itself then gives a part
+                    // below zero (P_p, Q_p ≈ 10²¹ apart from α_1): step down
+                    // to a schedule whose parts are all positive. One
+                    // processor always is (α_1 = V); a few steps bound the work.
+                    let h = (1..=m_max)
+                        .rev()
+                        .take(8)
+                        .chain([1])
+                        .filter_map(|p| heterogeneous(a, c, s, p, inputs))
+                        .find(positive)
+                        .ok_or(ModelError::NonFinite { output: "alpha" })?;
+                    let used = h.m;
+                    (h, used)
+                }
             };
             let energy_of = |p: &schedule::Prefix| inputs.power.energy(p.p, p.t, p.t_comm, p.busy).total();
             let best = all.iter().filter(|p| p.feasible).min_by(|x, y| energy_of(x).total_cmp(&energy_of(y)));
             let (m_min_energy, e_min) = best.map_or((1, f64::NAN), |p| (p.p, energy_of(p)));
             // On the whole list, whatever V is now.
             let used = all.last().ok_or(ModelError::NonFinite { output: "alpha" })?;
-            let first = |xs: &[f64]| xs.first().copied().ok_or(ModelError::NonFinite { output: "alpha" });
-            let (a1, c1, s1) = (first(a)?, first(c)?, first(s)?);
+            // T(1) is the fastest single processor's time, so that speedup
+            // and efficiency compare with the best one machine could do (the
+            // first in the list could be the slowest: efficiencies of 10²³).
+            let alone: Vec<(f64, f64)> = s.iter().zip(c.iter().zip(a)).map(|(s, (c, a))| (*s, c + a)).collect();
+            let t1 = alone.iter().map(|(s, g)| s + g * v).fold(f64::INFINITY, f64::min);
+            if !t1.is_finite() {
+                return Err(ModelError::NonFinite { output: "T1" });
+            }
             let mf = m as f64;
-            let target = target_load(
+            let target = fastest_target_load(
                 inputs.e_target,
-                (s1, c1 + a1),
+                &alone,
                 (mf * used.t_at_zero, mf * used.t_per_load),
                 used.min_load.max(0.0),
             );
-            Ok(Evaluation {
-                m_requested: m,
-                feasible,
-                m_max,
-                t1: s1 + (c1 + a1) * v,
-                m_min_energy,
-                e_min,
-                schedule,
-                target,
-            })
+            Ok(Evaluation { m_requested: m, feasible, m_max, t1, m_min_energy, e_min, schedule, target })
         }
     }
 }
@@ -408,7 +428,13 @@ const OUTPUTS: &[Output<DltEvaluation>] = &[
         "mS + CV + A α_m: the last processor finishes after all sending",
         |e| e.result.schedule.t,
     ),
-    Output::num("T1", "T(1)", "s", "S + (C + A) V: one processor does it all", |e| e.result.t1),
+    Output::num(
+        "T1",
+        "T(1)",
+        "s",
+        "S + (C + A) V: one processor does it all (heterogeneous: the fastest one, min over i of S_i + (C_i + A_i) V)",
+        |e| e.result.t1,
+    ),
     Output::num("speedup", "Speedup", "", "eq. (13): T(1) / T(m)", |e| e.result.speedup()),
     Output::num("efficiency", "Efficiency", "", "eq. (14): T(1) / (m T(m))", |e| e.result.efficiency()),
     Output::num("alpha_1", "First load part α_1", "units", "the largest part, sent first", |e| {
@@ -480,6 +506,7 @@ const NOTES: &[&str] = &[
     "Heterogeneous processors are served in list order with the lecture's recursion (1)-(3); m_max is then the longest feasible prefix of the list, and T(1) is the first processor's S_1 + (C_1 + A_1)V.",
     "Energy follows eq. (8)-(12) with the originator not computing; for heterogeneous processors E_RN and E_RC use the actual sending and busy times Σ(S_i + C_iα_i) and Σ(S_i + (C_i + A_i)α_i).",
     "The target-efficiency query is exact: T(1) and m·T(m) are affine in V, so e(V) is a ratio of linear functions and V* = (e·c − a)/(b − e·d).",
+    "Heterogeneous processors: T(1) is the fastest single processor's time, min over i of S_i + (C_i + A_i) V (not the first in the list's), so speedup and efficiency compare with the best one machine could do and efficiency never exceeds 1; the target-efficiency query then takes the largest V* over the processors, each exact.",
 ];
 
 macro_rules! energy_case {
@@ -615,6 +642,53 @@ fn m_by_v_field(output: &str, base: &[f64; 8], x: (&str, &[f64]), y: (&str, &[f6
 
 /// The `dlt` model of the registry.
 pub struct Dlt;
+
+/// m processors whose closed form overflows: the load parts shrink by
+/// 1 + C/A from one processor to the next, and (1 + C/A)^m leaves double
+/// precision. Refused at m, with the largest m that stays within it.
+fn too_many_processors(star: &Star, m: usize) -> ParamError {
+    let ratio = star.c() / star.a();
+    let limit = (700.0 / ratio.ln_1p()).floor().max(1.0);
+    ParamError::constraint(
+        "m",
+        format!(
+            "with C/A = {}, (1 + C/A)^m for m = {m} processors is beyond double precision",
+            crate::format::number(ratio, 3)
+        ),
+        format!(
+            "m ≤ {} for these A and C (the later processors would get no load anyway)",
+            crate::format::count(limit)
+        ),
+    )
+}
+
+/// The target-efficiency query when T(1) is the fastest of several single
+/// processors: e(V) = min_i (S_i + g_i V) / (m T(m)), so e(V) ≥ target
+/// exactly when every processor's ratio e_i(V) is (each a ratio of linear
+/// functions, solved exactly by [`target_load`]); the answer is the
+/// largest of their answers, checked against every e_i.
+fn fastest_target_load(target: f64, alone: &[(f64, f64)], parallel: (f64, f64), min_load: f64) -> TargetLoad {
+    let (c, d) = parallel;
+    let mut answer = TargetLoad::AnyFeasible(min_load);
+    for &one in alone {
+        answer = match (answer, target_load(target, one, parallel, min_load)) {
+            (TargetLoad::Unreachable { sup: a }, TargetLoad::Unreachable { sup: b }) => {
+                TargetLoad::Unreachable { sup: a.min(b) }
+            }
+            (u @ TargetLoad::Unreachable { .. }, _) | (_, u @ TargetLoad::Unreachable { .. }) => u,
+            (TargetLoad::AnyFeasible(_), other) | (other, TargetLoad::AnyFeasible(_)) => other,
+            (TargetLoad::At(x), TargetLoad::At(y)) => TargetLoad::At(x.max(y)),
+        };
+    }
+    if let TargetLoad::At(v) = answer {
+        let e = |(s, g): (f64, f64)| (s + g * v) / (c + d * v);
+        if alone.iter().any(|&one| e(one) < target * (1.0 - 1e-12)) {
+            let sup = alone.iter().map(|&(s, g)| if d > 0.0 { g / d } else { s / c }).fold(f64::INFINITY, f64::min);
+            return TargetLoad::Unreachable { sup };
+        }
+    }
+    answer
+}
 
 fn target_value(t: &TargetLoad) -> Option<f64> {
     match t {

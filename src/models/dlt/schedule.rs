@@ -347,6 +347,9 @@ impl Power {
 /// dominates; a geometric scan brackets the minimum and a local search
 /// pins it (checked against exhaustive search in the tests).
 pub fn argmin(limit: usize, energy: impl Fn(usize) -> f64) -> usize {
+    // An energy that is not a number counts as none at all (a NaN with its
+    // sign bit set would otherwise order below every real energy).
+    let energy = |m: usize| Some(energy(m)).filter(|e| !e.is_nan()).unwrap_or(f64::INFINITY);
     let limit = limit.max(1);
     if limit <= 256 {
         return (1..=limit).min_by(|a, b| energy(*a).total_cmp(&energy(*b))).unwrap_or(1);

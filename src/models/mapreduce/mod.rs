@@ -50,6 +50,8 @@ pub struct Inputs {
     l: usize,
     /// The field that sets the mapper count: `m`, or `a_map_list` for heterogeneous mappers.
     mappers_key: &'static str,
+    /// The field of the mappers' rates: `a_map`, or `a_map_list`.
+    rates_key: &'static str,
 }
 
 impl Inputs {
@@ -97,6 +99,7 @@ impl Inputs {
             s_red: num("s_red")?,
             l,
             mappers_key,
+            rates_key: if mappers_key == "m" { "a_map" } else { "a_map_list" },
         };
         let z = inputs.reducer_input();
         if z < 1.0 {
@@ -181,7 +184,11 @@ pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
                 schedule::MAX_SIMPLEX_SIZE
             ),
         )),
-        SolveError::Solver(message) => ModelError::Solver(message),
+        SolveError::Precision { .. } => ModelError::param(ParamError::constraint(
+            inputs.rates_key,
+            e.to_string(),
+            "mapper times a_map · V, transfer times C · V and start-ups S within about 10¹⁵ of each other, or parameters where the chain method applies".into(),
+        )),
         SolveError::NoSimplex => ModelError::Solver(e.to_string()),
     })?;
     let t_shuffle = solution.makespan();

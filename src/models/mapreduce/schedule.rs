@@ -209,8 +209,9 @@ pub enum SolveError {
     /// The chain method does not apply and the LP is too large for the
     /// general simplex in interactive time.
     TooLarge { size: usize },
-    /// The general solver failed (numerical trouble).
-    Solver(String),
+    /// The general simplex lost precision: the LP's coefficients (mapper
+    /// rates, transfer rate, start-up, scaled) span `span` (max/min).
+    Precision { span: f64 },
     /// The chain method does not apply and this build has no general
     /// simplex (the page's first-paint module; the full one follows).
     NoSimplex,
@@ -223,11 +224,19 @@ impl std::fmt::Display for SolveError {
                 f,
                 "here the optimum is not of the chain form (start-ups outlast transfers, or many reducer groups share a slow network) and the general simplex would need {size} variables"
             ),
-            SolveError::Solver(m) => write!(f, "the LP solver failed: {m}"),
+            SolveError::Precision { span } => write!(
+                f,
+                "the general simplex cannot solve this shuffle in double precision: its mapper, transfer and start-up times differ by a factor of {}",
+                crate::format::number(*span, 2)
+            ),
             SolveError::NoSimplex => write!(f, "this input needs the general LP solver, which is still loading"),
         }
     }
 }
+
+/// The largest spread of the LP's coefficients the general simplex takes
+/// (about 1/ε of f64, over the ~10 of its pivots' round-off).
+pub const MAX_SIMPLEX_SPAN: f64 = 1e15;
 
 /// Scaled coefficients: loads in units of V, times in units of T0.
 struct Scaled {
@@ -235,6 +244,20 @@ struct Scaled {
     s: f64,
     c: f64,
     t0: f64,
+}
+
+impl Scaled {
+    /// The largest over the smallest non-zero coefficient of the LP.
+    #[cfg(feature = "full")]
+    fn span(&self) -> f64 {
+        let coefficients = self.a.iter().chain([&self.s, &self.c]).copied().filter(|v| *v > 0.0 && v.is_finite());
+        let (lo, hi) = coefficients.fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        if hi > 0.0 {
+            hi / lo
+        } else {
+            1.0
+        }
+    }
 }
 
 impl Shuffle {
@@ -419,6 +442,11 @@ pub fn simplex(p: &Shuffle) -> Result<Solution, SolveError> {
         return Err(SolveError::TooLarge { size });
     }
     let sc = p.scaled();
+    // Beyond this spread the simplex works below round-off: it stalls (after
+    // seconds) or returns a point it cannot certify. Refuse at once instead.
+    if sc.span() > MAX_SIMPLEX_SPAN {
+        return Err(SolveError::Precision { span: sc.span() });
+    }
     // Cuts per interval: start with the newest and the oldest mapper of each
     // sender range (the largest part where α grows or shrinks along the pipeline).
     let mut cuts: Vec<Vec<usize>> = (1..=n_total)
@@ -438,7 +466,7 @@ pub fn simplex(p: &Shuffle) -> Result<Solution, SolveError> {
         let mut count = 1;
         for (n, ks) in (1..=n_total).zip(&cuts) {
             for &k in ks {
-                let xk = *x.get(k - 1).ok_or_else(|| SolveError::Solver("bad sender".into()))?;
+                let Some(&xk) = x.get(k - 1) else { continue };
                 if n < m {
                     // A_{n+1} x_{n+1} − A_n x_n − c x_k ≥ −S
                     let (an, an1) = (sc.a.get(n - 1).copied().unwrap_or(0.0), sc.a.get(n).copied().unwrap_or(0.0));
@@ -456,12 +484,11 @@ pub fn simplex(p: &Shuffle) -> Result<Solution, SolveError> {
                 count += 1;
             }
         }
-        lp.set_time_limit(std::time::Duration::from_secs(5));
-        let solution = lp
-            .solve()
-            .map_err(|e| SolveError::Solver(e.to_string()))?
-            .into_solution()
-            .map_err(|_| SolveError::Solver("no solution within the time limit".into()))?;
+        // No time limit: a limit on time gives different answers on machines
+        // of different speed. The simplex ends on its own (an optimum, or
+        // an error when it stalls), and the LP is at most MAX_SIMPLEX_SIZE.
+        let solution =
+            lp.solve().ok().and_then(|s| s.into_solution().ok()).ok_or(SolveError::Precision { span: sc.span() })?;
         let xs: Vec<f64> = x.iter().map(|&v| solution.var_value(v).max(0.0)).collect();
         let largest = iv.largest_senders(&xs);
         let mut added = false;
@@ -486,7 +513,7 @@ pub fn simplex(p: &Shuffle) -> Result<Solution, SolveError> {
             return Ok(p.unscale(&sc, xs, t, largest, Method::Simplex { rounds: round, constraints: count }));
         }
     }
-    Err(SolveError::Solver("constraint generation did not settle in 50 rounds".into()))
+    Err(SolveError::Precision { span: sc.span() })
 }
 
 /// The case r = 1 with identical mappers in closed form (every constraint

@@ -197,9 +197,10 @@ impl Fit {
     }
 }
 
-/// p at which the communication term C2/√p overtakes computation C1/p.
+/// p at which the communication term C2/√p overtakes computation C1/p
+/// (none when either is zero, or when (C1/C2)² is beyond any number).
 pub fn crossover(c1: f64, c2: f64) -> Option<f64> {
-    (c1 > 0.0 && c2 > 0.0).then(|| (c1 / c2).powi(2))
+    Some((c1 / c2).powi(2)).filter(|x| c1 > 0.0 && c2 > 0.0 && x.is_finite())
 }
 
 /// The smallest p from which doubling p saves less than `fraction` of the
