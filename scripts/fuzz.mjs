@@ -225,6 +225,9 @@ function judge(isoperf, m, { call, args }, budget) {
   if (ms > budget * (IN_A_WORKER.has(call) ? WORKER_BUDGET_FACTOR : 1)) return `slow: ${ms.toFixed(0)} ms`;
   if (error) {
     if (!error.message) return 'an error without a message';
+    // What the caller sent comes back quoted (at most 40 characters): only the rest is checked for long numbers.
+    if (/\d{25}/.test(error.message.replace(/'[^']*'/g, "''"))) return `a number with dozens of digits: ${error.message.slice(0, 160)}`;
+    if (/[\u0000-\u001f\u007f]/.test(error.message)) return `a raw control character: ${JSON.stringify(error.message.slice(0, 160))}`;
     return namesWhatToChange(error, m, args) ? null : `names nothing: ${error.message.slice(0, 160)}`;
   }
   const outputs = call === 'evaluate' ? out : call === 'report' ? out?.outputs : null;

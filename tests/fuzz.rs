@@ -257,6 +257,7 @@ fn call_for(rng: &mut Rng, spec: &'static ModelSpec) -> Call {
 /// something else the caller sent (a chart, a sweep, a map field, a line of
 /// data); never an output, never a solver's internals.
 fn names_what_to_change(spec: &ModelSpec, raw: &RawParams, e: &ModelError) -> Result<(), String> {
+    readable(&e.to_string())?;
     match e {
         ModelError::Params(es) => {
             // A parameter of the model, or a key the caller sent (an unknown one).
@@ -271,6 +272,27 @@ fn names_what_to_change(spec: &ModelSpec, raw: &RawParams, e: &ModelError) -> Re
         ModelError::Solver(_) => Err(format!("a solver's own words reach the user: {e}")),
         _ => Err(format!("an error of a new kind: {e}")),
     }
+}
+
+/// A message a person can read: no number printed with dozens of digits,
+/// no control character echoed raw.
+fn readable(message: &str) -> Result<(), String> {
+    let mut run = 0;
+    let mut quoted = false; // what the caller sent, quoted back (at most 40 characters)
+    for c in message.chars() {
+        quoted ^= c == '\'';
+        if quoted {
+            continue;
+        }
+        run = if c.is_ascii_digit() { run + 1 } else { 0 };
+        if run > 24 {
+            return Err(format!("a number with dozens of digits: {}", message.chars().take(160).collect::<String>()));
+        }
+        if c.is_control() {
+            return Err(format!("a raw control character: {message:?}"));
+        }
+    }
+    Ok(())
 }
 
 /// What is wrong with the outputs, or None.
@@ -326,14 +348,14 @@ fn run(spec: &'static ModelSpec, call: &Call, raw: &RawParams) -> Result<(), Str
                 Ok(map) if map.values.iter().any(|v| v.is_infinite()) => Err("an infinite map value".into()),
                 Ok(_) => Ok(()),
                 Err(e) if e.field.is_empty() => Err(format!("a map error names no field: {}", e.message)),
-                Err(_) => Ok(()),
+                Err(e) => readable(&e.message),
             }
         }
         Call::Axis { text, n } => match api::iso_axis(text, *n) {
             Ok(xs) if xs.iter().any(|x| !x.is_finite()) => Err(format!("a non-finite axis value from {text} × {n}")),
             Ok(_) => Ok(()),
             Err(e) if e.field.is_empty() => Err(format!("an axis error names no field: {}", e.message)),
-            Err(_) => Ok(()),
+            Err(e) => readable(&e.message),
         },
         Call::Sweep(sweep, index) => model(api::sweep_series(id, sweep, raw, *index).map(drop)),
         Call::Analyze { dataset, text } => match api::analyze(id, dataset, text, raw) {
@@ -344,7 +366,8 @@ fn run(spec: &'static ModelSpec, call: &Call, raw: &RawParams) -> Result<(), Str
                 }
                 Ok(())
             }
-            Err(_) => Ok(()), // every analysis error carries its line (0: the data as a whole)
+            // Every analysis error carries its line (0: the data as a whole).
+            Err(e) => readable(&e.message),
         },
     }
 }

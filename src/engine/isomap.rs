@@ -9,7 +9,9 @@ use std::ops::Range;
 use serde::Serialize;
 
 use super::contour;
+use crate::format::echo;
 use crate::model::AnyModel;
+use crate::spec::num;
 use crate::spec::{ParamKind, Params, RawParams, RawValue, Value};
 
 /// Grid sizes allowed per axis.
@@ -56,14 +58,14 @@ impl MapAxis {
         let number = |s: &str| {
             s.trim()
                 .parse::<f64>()
-                .map_err(|_| bad(field, format!("'{s}' is not a number; expected KEY:MIN:MAX[:log]")))
+                .map_err(|_| bad(field, format!("'{}' is not a number; expected KEY:MIN:MAX[:log]", echo(s))))
         };
         let axis = match parts.as_slice() {
             [key, min, max] => MapAxis { key: key.trim().into(), min: number(min)?, max: number(max)?, log: false },
             [key, min, max, "log"] => {
                 MapAxis { key: key.trim().into(), min: number(min)?, max: number(max)?, log: true }
             }
-            _ => return Err(bad(field, format!("'{text}' is not KEY:MIN:MAX or KEY:MIN:MAX:log"))),
+            _ => return Err(bad(field, format!("'{}' is not KEY:MIN:MAX or KEY:MIN:MAX:log", echo(text)))),
         };
         axis.check_range(field)?;
         Ok(axis)
@@ -73,10 +75,13 @@ impl MapAxis {
     /// a log axis.
     pub fn check_range(&self, field: &str) -> Result<(), MapError> {
         if !(self.min.is_finite() && self.max.is_finite()) || self.min >= self.max {
-            return Err(bad(field, format!("the range {} … {} is empty: expected min < max", self.min, self.max)));
+            return Err(bad(
+                field,
+                format!("the range {} … {} is empty: expected min < max", num(self.min), num(self.max)),
+            ));
         }
         if self.log && self.min <= 0.0 {
-            return Err(bad(field, format!("a log axis cannot reach {}: expected min > 0", self.min)));
+            return Err(bad(field, format!("a log axis cannot reach {}: expected min > 0", num(self.min))));
         }
         Ok(())
     }
@@ -157,7 +162,10 @@ fn check_axis(model: &dyn AnyModel, raw: &RawParams, field: &str, axis: &MapAxis
     let param = spec.param(&axis.key).ok_or_else(|| {
         let numeric: Vec<&str> =
             spec.params.iter().filter(|p| matches!(p.kind, ParamKind::Number { .. })).map(|p| p.key).collect();
-        bad(field, format!("{} has no parameter '{}'; numeric parameters: {}", spec.id, axis.key, numeric.join(", ")))
+        bad(
+            field,
+            format!("{} has no parameter '{}'; numeric parameters: {}", spec.id, echo(&axis.key), numeric.join(", ")),
+        )
     })?;
     let ParamKind::Number { range, .. } = &param.kind else {
         return Err(bad(field, format!("{} is not a numeric parameter", axis.key)));
@@ -176,7 +184,10 @@ fn check_axis(model: &dyn AnyModel, raw: &RawParams, field: &str, axis: &MapAxis
     }
     axis.check_range(field)?;
     if !range.contains(axis.min) || !range.contains(axis.max) {
-        return Err(bad(field, format!("{} … {} leaves {}'s valid range {range}", axis.min, axis.max, axis.key)));
+        return Err(bad(
+            field,
+            format!("{} … {} leaves {}'s valid range {range}", num(axis.min), num(axis.max), axis.key),
+        ));
     }
     Ok(())
 }
@@ -192,7 +203,7 @@ fn prepare(
         let keys: Vec<&str> = spec.outputs.iter().map(|o| o.key).collect();
         return Err(bad(
             "output",
-            format!("{} has no output '{}'; outputs: {}", spec.id, request.output, keys.join(", ")),
+            format!("{} has no output '{}'; outputs: {}", spec.id, echo(&request.output), keys.join(", ")),
         ));
     }
     check_axis(model, raw, "x", &request.x)?;

@@ -32,7 +32,11 @@ fn sweep_applies(model: &dyn AnyModel, sweep: &SweepSpec, raw: &RawParams) -> Re
         if let (false, Some(when)) = (spec.applies(param, raw), &param.applies_when) {
             return Err(ModelError::param(ParamError::constraint(
                 key,
-                format!("this chart varies {key}, which is not used with {} = {}", when.key, raw_choice(raw, when.key)),
+                format!(
+                    "this chart varies {key}, which is not used with {} = {}",
+                    when.key,
+                    crate::format::echo(&raw_choice(raw, when.key))
+                ),
                 format!("{} = {} for this chart", when.key, when.values.join(" or ")),
             )));
         }

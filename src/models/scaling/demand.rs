@@ -34,8 +34,8 @@ impl fmt::Display for DemandError {
                 let ps: Vec<String> = known.iter().map(|x| x.to_string()).collect();
                 write!(f, "the base p = {p} is not in the data; measured: {}", ps.join(", "))
             }
-            DemandError::BadValue { row, what, value } => write!(f, "data row {row}: {what} = {value} is out of range"),
-            DemandError::BadCti { value } => write!(f, "CTI {value} is out of range: expected 0 < CTI"),
+            DemandError::BadValue { row, what, value } => write!(f, "data row {row}: {what} = {} is out of range", crate::format::num(*value)),
+            DemandError::BadCti { value } => write!(f, "CTI {} is out of range: expected 0 < CTI", crate::format::num(*value)),
         }
     }
 }

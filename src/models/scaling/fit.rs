@@ -42,7 +42,7 @@ impl fmt::Display for FitError {
                 f,
                 "the data have {distinct} distinct p value(s); at least {needed} are needed to separate C0, C1/p and C2/√p (the system is rank-deficient)"
             ),
-            FitError::NonPositive { row, what, value } => write!(f, "data row {row}: {what} must be positive, not {value}"),
+            FitError::NonPositive { row, what, value } => write!(f, "data row {row}: {what} must be positive, not {}", crate::format::num(*value)),
             FitError::Singular => write!(f, "the data do not determine the coefficients (the system is rank-deficient)"),
             FitError::Overflow => write!(
                 f,
