@@ -19,12 +19,15 @@
 //!
 //!   FUZZ_CALLS=200000 FUZZ_SEED=7 cargo test --release --test fuzz -- --nocapture
 //!
-//! (FUZZ_CALLS per model; FUZZ_BUDGET_MS, 2000 by default, is the hang budget).
+//! (FUZZ_CALLS per model; FUZZ_BUDGET_MS, 2000 by default, is the hang budget;
+//! FUZZ_TRACE=FILE writes each call before it runs, to find one that never
+//! returns or exhausts memory).
 //! `scripts/fuzz.mjs` is the same harness for the wasm package.
 
 #![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
@@ -421,6 +424,7 @@ fn fuzz_every_entry_point_of_every_model() {
     let seed = env("FUZZ_SEED", 20261123);
     let budget = u128::from(env("FUZZ_BUDGET_MS", 2000));
     let mut rng = Rng(seed);
+    let mut trace = std::env::var("FUZZ_TRACE").ok().and_then(|path| std::fs::File::create(path).ok());
     // Panics are findings, caught and reported: keep their noise out of the log.
     std::panic::set_hook(Box::new(|_| {}));
     let mut findings: BTreeMap<String, Finding> = BTreeMap::new();
@@ -430,6 +434,10 @@ fn fuzz_every_entry_point_of_every_model() {
         for _ in 0..calls {
             let raw = params_for(&mut rng, spec);
             let call = call_for(&mut rng, spec);
+            if let Some(trace) = trace.as_mut() {
+                // FUZZ_TRACE=FILE: each call before it runs, to name one that never returns.
+                let _ = writeln!(trace, "{} {call:?} {raw:?}", spec.id).and_then(|()| trace.flush());
+            }
             let t0 = Instant::now();
             let problem = attempt(spec, &call, &raw, budget);
             let ms = t0.elapsed().as_secs_f64() * 1000.0;

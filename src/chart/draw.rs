@@ -39,14 +39,15 @@ fn backend_err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -
 const MAX_DECADES: i32 = 30;
 
 /// The extent of the finite data on one axis, widened a little, and for log
-/// axes restricted to positive values.
+/// axes restricted to positive normal numbers (a subnormal value has no
+/// room below it for the axis to start). None when nothing can be shown.
 fn extent(axis: &Axis, values: impl Iterator<Item = f64>) -> Option<Range<f64>> {
     if let Some((lo, hi)) = axis.bounds {
         return Some(lo..hi);
     }
     let log = axis.scale == Scale::Log;
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for v in values.filter(|v| v.is_finite() && (!log || *v > 0.0)) {
+    for v in values.filter(|v| v.is_finite() && (!log || *v >= f64::MIN_POSITIVE)) {
         lo = lo.min(v);
         hi = hi.max(v);
     }
@@ -61,11 +62,13 @@ fn extent(axis: &Axis, values: impl Iterator<Item = f64>) -> Option<Range<f64>> 
         let lo = lo.max(hi / 10f64.powi(MAX_DECADES));
         let (a, b) = if hi / lo < 1.000_001 { (lo / 2.0, hi * 2.0) } else { (lo, hi) };
         let pad = (b / a).powf(0.04);
-        Some(a / pad..b * pad)
+        Some((a / pad).max(f64::MIN_POSITIVE)..(b * pad).min(f64::MAX))
     } else {
         let span = hi - lo;
         let pad = if span > 0.0 { 0.05 * span } else { lo.abs().max(1.0) * 0.1 };
-        Some(lo - pad..hi + pad)
+        let range = (lo - pad)..(hi + pad);
+        // A range wider than the largest number (−1e308 … 1e308) cannot be ticked.
+        (range.start.is_finite() && range.end.is_finite() && (range.end - range.start).is_finite()).then_some(range)
     }
 }
 

@@ -83,6 +83,16 @@ impl MapAxis {
         if self.log && self.min <= 0.0 {
             return Err(bad(field, format!("a log axis cannot reach {}: expected min > 0", num(self.min))));
         }
+        if !(self.max - self.min).is_finite() {
+            return Err(bad(
+                field,
+                format!(
+                    "the range {} … {} is wider than the largest number: expected a narrower range",
+                    num(self.min),
+                    num(self.max)
+                ),
+            ));
+        }
         Ok(())
     }
 

@@ -7,6 +7,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::format::num;
+
 /// Why the demand cannot be derived.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -22,20 +24,25 @@ pub enum DemandError {
 impl fmt::Display for DemandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DemandError::NoBaseline { p } => write!(f, "p = {p} has no run at 100% bandwidth, which CTI (eq. 2) is relative to"),
+            DemandError::NoBaseline { p } => {
+                write!(f, "p = {} has no run at 100% bandwidth, which CTI (eq. 2) is relative to", num(*p))
+            }
             DemandError::NeverReached { p, cti, largest, at_bw } => write!(
                 f,
-                "at p = {p} the CTI never reaches {cti}: the largest measured is {largest:.4} (at {at_bw}% bandwidth); choose a smaller CTI or throttle further"
+                "at p = {} the CTI never reaches {}: the largest measured is {largest:.4} (at {}% bandwidth); choose a smaller CTI or throttle further",
+                num(*p),
+                num(*cti),
+                num(*at_bw)
             ),
             DemandError::TooFewConfigurations { found } => {
                 write!(f, "{found} processor configuration(s) in the data; DC needs at least 2")
             }
             DemandError::UnknownBase { p, known } => {
-                let ps: Vec<String> = known.iter().map(|x| x.to_string()).collect();
-                write!(f, "the base p = {p} is not in the data; measured: {}", ps.join(", "))
+                let ps: Vec<String> = known.iter().map(|x| num(*x)).collect();
+                write!(f, "the base p = {} is not in the data; measured: {}", num(*p), ps.join(", "))
             }
-            DemandError::BadValue { row, what, value } => write!(f, "data row {row}: {what} = {} is out of range", crate::format::num(*value)),
-            DemandError::BadCti { value } => write!(f, "CTI {} is out of range: expected 0 < CTI", crate::format::num(*value)),
+            DemandError::BadValue { row, what, value } => write!(f, "data row {row}: {what} = {} is out of range", num(*value)),
+            DemandError::BadCti { value } => write!(f, "CTI {} is out of range: expected 0 < CTI", num(*value)),
         }
     }
 }
