@@ -4,6 +4,9 @@
 #   isoperf_core.js + isoperf_core_bg.wasm  the page's first-paint module
 #                                           (--no-default-features: registry, report, evaluate)
 # each by cargo, then wasm-bindgen (with TypeScript declarations), then wasm-opt.
+# --experimental-reset-state-function: each glue exports __wbg_reset_state(),
+# which makes a new instance from the compiled module it keeps (a trap leaves
+# an instance broken for good; www/wasm.js and www/worker-serve.js replace it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,9 +16,9 @@ opt() {
     --enable-mutable-globals --enable-reference-types --enable-multivalue "$1" -o "$1"
 }
 cargo build --release --target wasm32-unknown-unknown --lib
-wasm-bindgen --target web --out-dir pkg "$wasm"
+wasm-bindgen --target web --experimental-reset-state-function --out-dir pkg "$wasm"
 cargo build --release --target wasm32-unknown-unknown --lib --no-default-features
-wasm-bindgen --target web --out-dir pkg --out-name isoperf_core "$wasm"
+wasm-bindgen --target web --experimental-reset-state-function --out-dir pkg --out-name isoperf_core "$wasm"
 opt pkg/isoperf_bg.wasm
 opt pkg/isoperf_core_bg.wasm
 printf '[build] pkg/isoperf_bg.wasm: %s bytes; pkg/isoperf_core_bg.wasm: %s bytes\n' \

@@ -121,6 +121,7 @@ export async function exampleText(path) {
 }
 export const PUBLISHED = null;
 export const embedScript = () => new URL('isoperf-embed.js', import.meta.url);
+export const pageAddress = () => new URL('./', import.meta.url).href;
 const WORKERS = ${JSON.stringify(workerName)};
 export function startWorker(name) {
   return new Worker(new URL(WORKERS[name], import.meta.url), { type: 'module' });
@@ -260,6 +261,7 @@ export async function exampleText(path) {
 // A file has no address other pages could load from: the snippets name where dist/site would be.
 export const PUBLISHED = 'https://your-site.example/isoperf/';
 export const embedScript = () => new URL('isoperf-embed.js', PUBLISHED);
+export const pageAddress = () => null;
 const WORKERS = ${JSON.stringify(workerCode)};
 const urls = {};
 export function startWorker(name) {

@@ -285,7 +285,7 @@ function describe(c) {
 
 /**
  * Runs `calls` seeded calls per model; returns {calls, findings: [{model,
- * call, problem, case}], slowest: {model: ms}, broken} (at most one finding
+ * call, problem, case}], slowest: {model: {ms, case}}, broken} (at most one finding
  * per model, call and kind of problem, each shrunk).
  */
 export function fuzz(isoperf, { calls = 1000, seed = 1, budget = 1000, models = null } = {}) {
@@ -295,13 +295,14 @@ export function fuzz(isoperf, { calls = 1000, seed = 1, budget = 1000, models = 
   const slowest = {};
   let total = 0;
   for (const m of registry) {
-    slowest[m.id] = 0;
+    slowest[m.id] = { ms: 0, case: '' };
     for (let i = 0; i < calls; i++) {
       const c = callFor(rng, m);
       total += 1;
       const t0 = performance.now();
       const problem = judge(isoperf, m, c, budget);
-      slowest[m.id] = Math.max(slowest[m.id], performance.now() - t0);
+      const ms = performance.now() - t0;
+      if (ms > slowest[m.id].ms) slowest[m.id] = { ms, case: describe(c) };
       if (!problem) continue;
       const id = `${m.id} ${c.call} ${problem.split(':')[0].split(' ').slice(0, 2).join(' ')}`;
       if (!findings.has(id)) findings.set(id, { model: m.id, call: c.call, problem, case: describe(shrink(isoperf, m, c, budget)) });
@@ -355,7 +356,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const result = fuzz(isoperf, { calls, seed, budget, models: args });
   const replayed = replay(isoperf, budget);
   const seconds = (performance.now() - started) / 1000;
-  const slow = Object.entries(result.slowest).map(([m, ms]) => `${m} ${ms.toFixed(1)} ms`).join(', ');
+  const slow = Object.entries(result.slowest).map(([m, s]) => `\n  ${m} ${s.ms.toFixed(1)} ms: ${s.case.slice(0, 200)}`).join('');
   console.log(`fuzz: ${result.calls} calls (seed ${seed}, ${calls} per model, budget ${budget} ms) in ${seconds.toFixed(1)} s: ${result.findings.length} finding(s)${result.broken ? '; the instance broke' : ''}; slowest call per model: ${slow}`);
   for (const f of result.findings) console.log(`- ${f.model} ${f.call}: ${f.problem}\n    ${f.case}`);
   console.log(`replay: ${replayed.cases} cases ever found, ${replayed.problems.length} back`);

@@ -12,7 +12,7 @@ import { state } from './state.js';
 import * as wasm from './wasm.js';
 import { readHash, writeHash } from './hash.js';
 import { applyPreset, buildForm, buildPresets, defaultsOf, fillForm, onEdit, onListClick, showFieldErrors, showFields } from './form.js';
-import { showResults } from './results.js';
+import { showInternalError, showResults } from './results.js';
 import { buildCharts, scheduleCharts } from './charts.js';
 import { requestSweeps } from './sweeps.js';
 import { buildMap, onMapEvent, onMapHover, paintMap, requestMap, setMapRequest } from './map-panel.js';
@@ -54,7 +54,10 @@ function update({ fromMap = false } = {}) {
   try {
     r = wasm.report(state.model.id, { ...state.values });
   } catch (e) {
-    r = { problems: [{ key: '', message: e.message }], outputs: null, display: null, tables: null, remarks: [], fields: {}, changed: state.results?.changed ?? [] };
+    // No report (an internal error): the hash keeps every text that differs from its default, so the link reproduces it.
+    const defaults = defaultsOf(state.model);
+    const changed = state.model.params.map((p) => p.key).filter((k) => state.values[k] !== defaults[k]);
+    r = { problems: [{ key: '', message: e.message }], outputs: null, display: null, tables: null, remarks: [], fields: {}, changed };
   }
   state.results = r;
   writeHash();
@@ -135,6 +138,9 @@ function wire() {
 }
 
 async function main() {
+  // After a trap (here or in a worker; wasm.js has replaced the instance): the
+  // notice with the link, read once the update under way has written the hash.
+  wasm.onTrap(() => queueMicrotask(() => showInternalError(location.href)));
   // The first prediction comes from the small first-paint module; the full
   // one (charts, maps, sweeps, data analysis) is fetched after it.
   await wasm.start();
@@ -151,9 +157,9 @@ async function main() {
   await wasm.startFull();
   update();
   $('app').setAttribute('aria-busy', 'false');
-  // For authors and tests: the exports the page uses, and how often this thread called each.
+  // For authors and tests: the exports the page uses, how often this thread called each, and the traps so far.
   const { models, evaluate, check, tables, remarks, report, analyze, isoMap, fieldText } = wasm;
-  window.isoperf = { models, evaluate, check, tables, remarks, report, analyze, isoMap, formatNumber, fieldText, calls: state.wasm.calls };
+  window.isoperf = { models, evaluate, check, tables, remarks, report, analyze, isoMap, formatNumber, fieldText, calls: state.wasm.calls, traps: state.wasm.traps };
   registerOffline();
 }
 

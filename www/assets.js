@@ -45,6 +45,12 @@ export const PUBLISHED = null;
 /** The script that defines <isoperf-model>, for the Embed dialog's snippet. */
 export const embedScript = () => new URL('./embed/isoperf-embed.js', import.meta.url);
 
+/**
+ * The page's address (its index.html), for links to it from an
+ * <isoperf-model> element on another page; null where there is none.
+ */
+export const pageAddress = () => new URL('../', import.meta.url).href;
+
 /** A new worker running `name` ('map' or 'sweep'). */
 export function startWorker(name) {
   return new Worker(new URL(`./${name}-worker.js`, import.meta.url), { type: 'module' });

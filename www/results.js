@@ -1,6 +1,7 @@
 // The results of the last report: the status line, the output cards (text
 // formatted by Rust), the remarks (on top, at their output or at their
-// field) and the tables. Renders only; knows no model.
+// field) and the tables; and the notice after an internal error (a trap).
+// Renders only; knows no model.
 
 import { $, el } from './dom.js';
 import { state } from './state.js';
@@ -63,4 +64,24 @@ export function showResults(report, reason) {
   const staleTables = !report?.tables;
   $('tables').classList.toggle('stale', staleTables);
   $('tables').setAttribute('aria-hidden', staleTables ? 'true' : 'false');
+}
+
+/**
+ * The notice after a trap (wasm.onTrap): the link that reproduces it (the
+ * page's address, hash included), shown until dismissed; a later trap
+ * updates the link. Text only, styled by classes (the page's CSP).
+ */
+export function showInternalError(href) {
+  let note = $('internal-error');
+  if (!note) {
+    note = el('div', { id: 'internal-error', class: 'internal-error', role: 'alert' },
+      el('p', { class: 'internal-error-text' }, 'Internal error — please report this link: ', el('a', { class: 'internal-error-link' })),
+      el('p', { class: 'internal-error-more', text: 'A computation failed inside isoperf (a bug, not your input). The calculator restarted its module: edits compute again.' }),
+      el('button', { type: 'button', class: 'internal-error-dismiss', text: 'Dismiss' }));
+    note.querySelector('.internal-error-dismiss').addEventListener('click', () => note.remove());
+    document.body.append(note);
+  }
+  const a = note.querySelector('.internal-error-link');
+  a.href = href;
+  a.textContent = href;
 }

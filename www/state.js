@@ -8,9 +8,11 @@ export const state = {
   /**
    * The exports in use (the first-paint module's, then the full module's),
    * the full module's start (a promise) and, once compiled, the module
-   * itself (handed to the workers), and calls per export (window.isoperf.calls).
+   * itself (handed to the workers), calls per export (window.isoperf.calls),
+   * the traps so far ({where, message}: an export's name or "map worker")
+   * and who hears of the next one (wasm.onTrap).
    */
-  wasm: { exports: null, full: null, module: null, calls: {} },
+  wasm: { exports: null, full: null, module: null, calls: {}, traps: [], trapListeners: [] },
   /** The registry from `models()`. */
   registry: { models: [], byId: new Map() },
   /** The model shown. */

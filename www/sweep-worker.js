@@ -4,7 +4,7 @@
 // with its curves as transferred buffers.
 
 import { sweepPlan, sweepSeries } from '../pkg/isoperf.js';
-import { serve } from './worker-serve.js';
+import { failure, serve } from './worker-serve.js';
 
 serve({
   async run({ model, params, sweeps }, job) {
@@ -21,7 +21,7 @@ serve({
         if (!job.current()) return;
         job.post({ sweep, done: true, curves }, curves.map((c) => c.buffer));
       } catch (e) {
-        job.post({ sweep, error: e.message });
+        job.post({ sweep, ...failure(e) }); // (after a trap, on a new instance for the next sweep)
       }
     }
   },

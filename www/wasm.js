@@ -5,11 +5,16 @@
 // export to it and keeps the compiled WebAssembly.Module in
 // state.wasm.module, to hand to each worker (no worker fetches or compiles
 // it again). Every export is wrapped so that calls on this thread are
-// counted per export in state.wasm.calls (window.isoperf.calls in tests).
+// counted per export in state.wasm.calls (window.isoperf.calls in tests),
+// and so that a trap (trap.js) replaces the broken instance with a new one
+// of the same module, is logged in state.wasm.traps, is told to the
+// listeners of `onTrap` (the page's notice) and reaches the caller as a
+// plain Error (`internal: true`) its usual error path shows.
 
 import initCore, * as core from '../pkg/isoperf_core.js';
 import { FIRST_PAINT_MODULE, fullGlue, wasmSource } from './assets.js';
 import { state } from './state.js';
+import { internalMessage, isTrap } from './trap.js';
 
 async function compile(source) {
   const bytes = await source;
@@ -59,14 +64,57 @@ export function loadRegistry() {
   return state.registry;
 }
 
+/**
+ * Calls `listener({where, message})` after every trap: of an export on this
+ * thread (`where` is its name) or in a worker (reported by worker-client.js).
+ */
+export function onTrap(listener) {
+  state.wasm.trapListeners.push(listener);
+}
+
+/** Logs a trap in state.wasm.traps and tells the listeners (none of whose failures reaches the caller). */
+export function reportTrap(where, message) {
+  state.wasm.traps.push({ where, message });
+  for (const listener of state.wasm.trapListeners) {
+    try {
+      listener({ where, message });
+    } catch (e) {
+      console.error(e);
+    }
+  }
+}
+
+/**
+ * After a trap in export `name` of `glue` (the first-paint or the full
+ * module, whichever answered): a new instance in place of the broken one,
+ * and the Error the caller gets.
+ */
+function trapped(glue, name, trap) {
+  try {
+    glue.__wbg_reset_state();
+  } catch (e) {
+    // Still broken (a glue built without the flag, or no memory left): the next call traps and tries again.
+    console.error(e);
+  }
+  const error = new Error(internalMessage(trap), { cause: trap });
+  error.internal = true;
+  reportTrap(name, error.message);
+  return error;
+}
+
 function counted(name) {
   return (...args) => {
-    const fn = state.wasm.exports?.[name];
+    const glue = state.wasm.exports;
+    const fn = glue?.[name];
     if (typeof fn !== 'function') {
       throw new Error(fullReady() ? `the wasm package has no export ${name}: rebuild pkg/` : `${name} needs the full module, which is still loading`);
     }
     state.wasm.calls[name] = (state.wasm.calls[name] ?? 0) + 1;
-    return fn(...args);
+    try {
+      return fn(...args);
+    } catch (e) {
+      throw isTrap(e) ? trapped(glue, name, e) : e;
+    }
   };
 }
 

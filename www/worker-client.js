@@ -4,9 +4,13 @@
 // request carries the compiled wasm module (state.wasm.module), so the
 // worker instantiates it once and never fetches or compiles the .wasm.
 // Shared by the sweep and map workers (see worker-serve.js for the other side).
+// An answer about a trap in the worker ({error, internal: true}; the worker
+// replaced its instance) is reported as the page's own traps are
+// (wasm.reportTrap: the internal-error notice), then answered as any error.
 
 import { startWorker } from './assets.js';
 import { state } from './state.js';
+import { reportTrap } from './wasm.js';
 
 /**
  * Starts worker `name` ('map', 'sweep'); returns {send(payload) -> id}.
@@ -18,6 +22,7 @@ export function workerClient(name, { onProgress, onAnswer, onError }) {
   const client = { id: 0, module: state.wasm.module };
   worker.onmessage = ({ data }) => {
     if (data.id !== client.id) return; // an answer to an older request
+    if (data.internal) reportTrap(`${name} worker`, data.error);
     if ('progress' in data) onProgress(data);
     else onAnswer(data);
   };

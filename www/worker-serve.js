@@ -6,8 +6,12 @@
 // `await job.pause()` between pieces of work (newer requests get in there),
 // and returning early when `job.current()` turns false; errors it throws are
 // answered as {id, error}. Messages are posted with `job.post(data, transfer)`.
+// A trap (trap.js) replaces the worker's instance with a new one of the same
+// module and is answered as {id, error, internal: true}: the next request
+// computes afresh, and the page shows its internal-error notice.
 
-import { initSync } from '../pkg/isoperf.js';
+import { __wbg_reset_state, initSync } from '../pkg/isoperf.js';
+import { internalMessage, isTrap } from './trap.js';
 
 /**
  * A task of its own, without setTimeout's clamping: `pause()` resolves after
@@ -23,6 +27,22 @@ function pause() {
   });
 }
 
+/**
+ * The answer to a request that failed with `e`: {error, field}, or, after a
+ * trap, {error, internal: true} once a new instance replaced the broken one.
+ * For workers that answer some failures themselves (a sweep's).
+ */
+export function failure(e) {
+  if (!isTrap(e)) return { error: e?.message ?? String(e), field: e?.field ?? '' };
+  try {
+    __wbg_reset_state();
+  } catch (reset) {
+    // Still broken: the next call traps and tries again.
+    console.error(reset);
+  }
+  return { error: internalMessage(e), internal: true };
+}
+
 export function serve({ check = () => {}, run }) {
   const latest = { id: 0 };
   self.onmessage = async ({ data }) => {
@@ -31,7 +51,7 @@ export function serve({ check = () => {}, run }) {
     try {
       check(request);
     } catch (e) {
-      self.postMessage({ id, error: e.message, field: e.field ?? '' });
+      self.postMessage({ id, ...failure(e) });
       return;
     }
     latest.id = id;
@@ -44,7 +64,8 @@ export function serve({ check = () => {}, run }) {
     try {
       await run(request, job);
     } catch (e) {
-      if (job.current()) job.post({ error: e.message, field: e.field ?? '' });
+      const answer = failure(e); // a trap replaces the instance even for a request no longer wanted
+      if (job.current()) job.post(answer);
     }
   };
 }

@@ -33,7 +33,7 @@ fn sweep_applies(model: &dyn AnyModel, sweep: &SweepSpec, raw: &RawParams) -> Re
             return Err(ModelError::param(ParamError::constraint(
                 key,
                 format!(
-                    "this chart varies {key}, which is not used with {} = {}",
+                    "this chart varies {key}, which is not used with {} = '{}'",
                     when.key,
                     crate::format::echo(&raw_choice(raw, when.key))
                 ),

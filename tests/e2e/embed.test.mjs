@@ -305,7 +305,8 @@ describe('embedding', () => {
       assert.match(snippets[0], /show="outputs,tables,chart:gantt" editable="m,V" compact><\/isoperf-model>$/);
       assert.match(snippets[1], /embed=outputs,tables,chart:gantt,inputs"/);
       await site.page.click('.embed-copy[data-copy=embed-element]');
-      assert.match(await site.page.textContent('#embed-status'), /Copied|Selected/);
+      // The clipboard write is asynchronous: the status follows it.
+      await site.page.waitForFunction(() => /Copied|Selected/.test(document.getElementById('embed-status')?.textContent ?? ''), null, { timeout: 5_000 });
     } finally {
       await site.close();
     }

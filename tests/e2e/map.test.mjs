@@ -180,21 +180,36 @@ function observeWorkers() {
 
 /**
  * In the page: as soon as the worker reports progress (< 1) on a request of
- * grid `nx`, runs `act` (source of a function of the #map element) in the
- * same task — the request is then under way in the worker. Resolves with
- * the id of that request and the progress seen.
+ * grid `nx`, does `act` to the #map element in the same task — the request
+ * is then under way in the worker. Resolves with the id of that request and
+ * the progress seen. The actions are written here, not sent as source: the
+ * page's Content-Security-Policy refuses `new Function`.
  */
 function whenComputing(page, nx, act) {
-  return page.evaluate(([n, source]) => {
+  return page.evaluate(([n, name]) => {
     const box = document.getElementById('map');
+    const actions = {
+      /** The x range made empty (min 10 > max 1), as leaving the field does. */
+      emptyXRange() {
+        box.querySelector('fieldset.map-axis[data-axis="x"] .map-min').value = '10';
+        const max = box.querySelector('fieldset.map-axis[data-axis="x"] .map-max');
+        max.value = '1';
+        max.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+      /** The grid set to 128 × 128. */
+      grid128() {
+        const grid = box.querySelector('select.map-grid');
+        grid.value = '128';
+        grid.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+    };
     window.__computing = new Promise((resolve) => {
       const obs = new MutationObserver(() => {
         const last = window.__worker.posted.at(-1);
         const p = Number(box.dataset.progress);
         if (last?.nx === n && p < 1) {
           obs.disconnect();
-          // eslint-disable-next-line no-new-func
-          new Function('box', source)(box);
+          actions[name]();
           resolve({ id: last.id, progress: p });
         }
       });
@@ -335,11 +350,7 @@ describe('iso-map: bad ranges', () => {
     try {
       await withMap({ hash: '#model=dlt', context }, async ({ page }) => {
         // A 512 × 512 map is under way when the x range becomes empty.
-        await whenComputing(page, 512, `
-          box.querySelector('fieldset.map-axis[data-axis="x"] .map-min').value = '10';
-          const max = box.querySelector('fieldset.map-axis[data-axis="x"] .map-max');
-          max.value = '1';
-          max.dispatchEvent(new Event('change', { bubbles: true }));`);
+        await whenComputing(page, 512, 'emptyXRange');
         await page.selectOption(`${MAP} select.map-grid`, '512');
         const { id } = await page.evaluate(() => window.__computing);
         await page.waitForFunction(() => /expected min < max/.test(document.querySelector('#map .map-error').textContent));
@@ -403,10 +414,7 @@ describe('iso-map: the worker', () => {
         const first = await page.evaluate(() => window.__worker.posted.map((p) => p.nx));
         assert.deepEqual(first, [256], 'the default map was computed in the worker');
 
-        await whenComputing(page, 512, `
-          const grid = box.querySelector('select.map-grid');
-          grid.value = '128';
-          grid.dispatchEvent(new Event('change', { bubbles: true }));`);
+        await whenComputing(page, 512, 'grid128');
         await page.selectOption(`${MAP} select.map-grid`, '512');
         const { id: big, progress } = await page.evaluate(() => window.__computing);
         assert.ok(progress < 1, `the 512 map was under way (${progress})`);

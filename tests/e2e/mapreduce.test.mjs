@@ -6,6 +6,7 @@
 // stale results), bad input, the URL hash, heterogeneous mappers, the
 // iso-map, and the bugs found while writing these tests.
 
+import { Worker as NodeWorker } from 'node:worker_threads';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -821,17 +822,17 @@ describe('mapreduce: regressions (bugs found by these tests, fixed)', () => {
   // native CLI (64-bit) refuses both correctly.
   test('regression: the interval count overflows in wasm (wrong message; m = 65536, r = 65537, ℓ = 1 freezes the page)', async () => {
     await withMr({}, async ({ page }) => {
-      // In a worker that the test can stop, so the page does not freeze.
-      const result = await page.evaluate(async (m) => {
-        const src = `import init, { check } from '${location.origin}/pkg/isoperf.js';
-          self.onmessage = async ({ data }) => { await init(); self.postMessage(check(data.model, data.params)); };`;
-        const worker = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })), { type: 'module' });
-        const answer = new Promise((ok) => { worker.onmessage = ({ data }) => ok(data); worker.onerror = (e) => ok(`worker error: ${e.message}`); });
-        worker.postMessage({ model: m, params: { m: '65536', r: '65537', l: '1' } });
-        const out = await Promise.race([answer, new Promise((ok) => setTimeout(() => ok('no answer within 3 s'), 3000))]);
-        worker.terminate();
-        return out;
-      }, MODEL);
+      // In a Node worker that the test can stop, so a freeze cannot hang the test
+      // (a page's Blob-URL worker is refused by its Content-Security-Policy).
+      const fuzzModule = new URL('../../scripts/fuzz.mjs', import.meta.url).href;
+      const source = `import { parentPort } from 'node:worker_threads';
+        import { loadPackage } from '${fuzzModule}';
+        const isoperf = await loadPackage();
+        parentPort.postMessage(isoperf.check('${MODEL}', { m: '65536', r: '65537', l: '1' }));`;
+      const worker = new NodeWorker(new URL(`data:text/javascript,${encodeURIComponent(source)}`));
+      const answer = new Promise((ok) => { worker.on('message', ok); worker.on('error', (e) => ok(`worker error: ${e.message}`)); });
+      const result = await Promise.race([answer, new Promise((ok) => setTimeout(() => ok('no answer within 10 s'), 10_000))]);
+      await worker.terminate();
       const [problem] = await page.evaluate((m) => window.isoperf.check(m, { m: '100000', r: '100000', l: '1' }), MODEL);
       const findings = [];
       if (!(Array.isArray(result) && result.some((p) => p.key === 'r' && /4295032832/.test(p.message)))) {

@@ -21,10 +21,14 @@
 // inside the element (set as textContent, never parsed as HTML), and nothing
 // the element does throws into the host page. Styles live in the shadow
 // root (style.js), themed by the host through --isoperf-* custom properties
-// and following the host's light or dark scheme.
+// and following the host's light or dark scheme. After an internal error
+// (a trap: wasm.js has replaced the instance and thrown an Error with
+// `internal`), the element says so with a link to the full page showing its
+// model and values, and goes on computing.
 
 import { el, sizeCanvas } from '../dom.js';
 import * as wasm from '../wasm.js';
+import { pageAddress } from '../assets.js';
 import { defaultsOf, presetText } from '../form.js';
 import { tableCards } from '../results.js';
 import { chartFigure } from '../charts.js';
@@ -124,6 +128,19 @@ function problemText(model, p) {
   return param ? `${param.label} (${p.key}): ${p.message}` : `params: ${quote(p.key)} ${p.message}`;
 }
 
+/**
+ * A link to the full page showing `model` with `values` (each text that
+ * differs from its default), or null where this build has no page address.
+ */
+function pageLink(model, values) {
+  const page = pageAddress();
+  if (!page) return null;
+  const defaults = defaultsOf(model);
+  const hash = new URLSearchParams({ model: model.id });
+  for (const p of model.params) if (values[p.key] !== undefined && values[p.key] !== defaults[p.key]) hash.set(p.key, values[p.key]);
+  return `${page}#${hash}`;
+}
+
 function outputCard(o) {
   return el('div', { class: 'output', 'data-output': o.key, title: o.help },
     el('span', { class: 'output-label', text: o.label }),
@@ -167,6 +184,8 @@ class IsoperfModel extends HTMLElement {
   #width = 0;
   #frame = 0;
   #mapTimer = 0;
+  /** The internal-error notice, until dismissed (it stays through re-renders). */
+  #notice = null;
   #resize = new ResizeObserver(() => this.#resized());
 
   constructor() {
@@ -206,8 +225,29 @@ class IsoperfModel extends HTMLElement {
     try {
       fn();
     } catch (e) {
-      this.#fatal(`isoperf failed: ${e?.message ?? e}`);
+      if (e?.internal) this.#internal();
+      else this.#fatal(`isoperf failed: ${e?.message ?? e}`);
     }
+  }
+
+  /**
+   * After a trap in one of this element's calls (the instance is already
+   * replaced): the notice, with a link that reproduces it, at the top.
+   */
+  #internal() {
+    const view = this.#view;
+    const link = view ? pageLink(view.model, view.values) : null;
+    const text = link
+      ? ['Internal error — please report this link: ', el('a', { href: link, target: '_blank', rel: 'noopener', text: clip(link) })]
+      : [clip(`Internal error — please report it with this element's model="${view?.model.id ?? this.getAttribute('model') ?? ''}" and params="${this.getAttribute('params') ?? ''}".`)];
+    this.#notice ??= el('div', { class: 'internal', role: 'alert' },
+      el('p', { class: 'internal-text' }),
+      el('button', { type: 'button', class: 'internal-dismiss', text: 'Dismiss', onclick: () => {
+        this.#notice?.remove();
+        this.#notice = null;
+      } }));
+    this.#notice.querySelector('.internal-text').replaceChildren(...text);
+    if (this.#notice.parentNode !== this.#root) this.#root.prepend(this.#notice);
   }
 
   /** One render for all the attributes a script sets in one go. */
@@ -293,6 +333,7 @@ class IsoperfModel extends HTMLElement {
     this.#view = view;
     this.#root.dataset.model = model.id;
     this.#root.replaceChildren(...this.#skeleton(view, [...params.problems, ...shown.problems, ...editable.problems]));
+    if (this.#notice) this.#root.prepend(this.#notice);
     this.#compute();
     if (!view.parts.some((p) => p.kind === 'chart' || p.kind === 'map')) return;
     try {
@@ -349,6 +390,7 @@ class IsoperfModel extends HTMLElement {
       if (view.blocked) throw new Error('No results: params is too long.');
       r = wasm.report(view.model.id, { ...view.values });
     } catch (e) {
+      if (e?.internal) this.#internal();
       r = { problems: [{ key: '', message: e?.message ?? String(e) }], outputs: null, display: null, tables: null, remarks: [], fields: {} };
     }
     view.report = r;
@@ -442,6 +484,7 @@ class IsoperfModel extends HTMLElement {
         fig.classList.remove('stale');
         fig.dataset.state = 'drawn';
       } catch (e) {
+        if (e?.internal) this.#internal();
         error.textContent = clip(`Not drawn: ${blocked || e?.message}`);
         note.textContent = '';
         fig.classList.add('stale');
@@ -488,6 +531,7 @@ class IsoperfModel extends HTMLElement {
         view.maps.set(preset.id, { ...request, request, values, x: parseAxis(request.x), y: parseAxis(request.y), geometry: null });
         this.#paintMap(fig);
       } catch (e) {
+        if (e?.internal) this.#internal();
         if (!current()) return;
         progress.hidden = true;
         view.maps.delete(preset.id);

@@ -66,6 +66,17 @@ export const STYLE = `
   background: color-mix(in srgb, var(--bad) 9%, var(--paper));
   border-radius: 4px;
 }
+.internal {
+  display: flex; flex-wrap: wrap; gap: 0.4em 0.8em; align-items: flex-start; justify-content: space-between;
+  margin: 0 0 0.7em; padding: 0.45em 0.6em; border: 1px solid var(--bad); border-left-width: 4px; border-radius: 4px;
+  background: color-mix(in srgb, var(--bad) 9%, var(--paper));
+}
+.internal-text { margin: 0; flex: 1 1 16em; min-width: 0; color: var(--bad); font-size: 0.88em; font-weight: 600; }
+.internal-text a { color: inherit; font-weight: 500; }
+.internal-dismiss {
+  font: inherit; font-size: 0.8em; padding: 0.2em 0.6em; cursor: pointer;
+  color: var(--ink); background: var(--paper); border: 1px solid var(--line); border-radius: 5px;
+}
 .warnings { margin: 0 0 0.7em; }
 .warnings p {
   margin: 0 0 0.3em; color: var(--warn); font-size: 0.88em;
