@@ -233,6 +233,17 @@ enum Call {
     Analyze { dataset: &'static str, text: String },
 }
 
+/// Calls the page makes only in a worker (map bands, sweep curves), with
+/// progress and cancelling between them: their budget is this many times
+/// the page's (as in scripts/fuzz.mjs).
+const WORKER_BUDGET_FACTOR: u128 = 10;
+
+impl Call {
+    fn in_a_worker(&self) -> bool {
+        matches!(self, Call::Map { .. } | Call::Sweep(..))
+    }
+}
+
 fn call_for(rng: &mut Rng, spec: &'static ModelSpec) -> Call {
     loop {
         return match rng.below(14) {
@@ -393,7 +404,9 @@ fn attempt(spec: &'static ModelSpec, call: &Call, raw: &RawParams, budget_ms: u1
                 panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()));
             Some(format!("panic: {}", text.unwrap_or_default()))
         }
-        Ok(_) if ms > budget_ms => Some(format!("slow: {ms} ms")),
+        Ok(_) if ms > budget_ms * if call.in_a_worker() { WORKER_BUDGET_FACTOR } else { 1 } => {
+            Some(format!("slow: {ms} ms"))
+        }
         Ok(Err(problem)) => Some(problem),
         Ok(Ok(())) => None,
     }

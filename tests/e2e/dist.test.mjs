@@ -172,7 +172,10 @@ describe('dist/site under a sub-path, then offline', () => {
     await page.reload();
     await page.waitForFunction(() => window.isoperf);
     assert.equal(await page.$('.update-note'), null, 'announced once');
-    assert.deepEqual(pageProblems(log), []);
+    // A worker or module still loading when the test moves on to the next
+    // model is cut short by that navigation (ERR_ABORTED); offline failures
+    // would read ERR_FAILED or ERR_INTERNET_DISCONNECTED.
+    assert.deepEqual(pageProblems(log).filter((p) => !/net::ERR_ABORTED$/.test(p)), []);
     await page.close();
   });
 });
