@@ -159,7 +159,7 @@ async function main() {
   $('app').setAttribute('aria-busy', 'false');
   // For authors and tests: the exports the page uses, how often this thread called each, and the traps so far.
   const { models, evaluate, check, tables, remarks, report, analyze, isoMap, fieldText } = wasm;
-  window.isoperf = { models, evaluate, check, tables, remarks, report, analyze, isoMap, formatNumber, fieldText, calls: state.wasm.calls, traps: state.wasm.traps };
+  window.isoperf = { models, evaluate, check, tables, remarks, report, analyze, isoMap, formatNumber, fieldText, calls: state.wasm.calls, traps: state.wasm.traps, workers: state.workers };
   registerOffline();
 }
 

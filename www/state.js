@@ -13,6 +13,8 @@ export const state = {
    * and who hears of the next one (wasm.onTrap).
    */
   wasm: { exports: null, full: null, module: null, calls: {}, traps: [], trapListeners: [] },
+  /** Per worker ('map', 'sweep'): how often a newer request replaced it mid-call (window.isoperf.workers). */
+  workers: {},
   /** The registry from `models()`. */
   registry: { models: [], byId: new Map() },
   /** The model shown. */

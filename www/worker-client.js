@@ -1,9 +1,11 @@
 // The page's side of a worker: "latest request wins". Each request gets a new
 // id; answers to any older request are dropped here; progress reports go to
-// `onProgress`, final answers ({done} or {error}) to `onAnswer`. The first
+// `onProgress`, answers ({done} or {error}) to `onAnswer`; {settled} ends a
+// request (the worker is idle). The first
 // request carries the compiled wasm module (state.wasm.module), so the
 // worker instantiates it once and never fetches or compiles the .wasm.
 // Shared by the sweep and map workers (see worker-serve.js for the other side).
+// A newer request to a worker stuck in one long call replaces the worker.
 // An answer about a trap in the worker ({error, internal: true}; the worker
 // replaced its instance) is reported as the page's own traps are
 // (wasm.reportTrap: the internal-error notice), then answered as any error.
@@ -13,29 +15,56 @@ import { state } from './state.js';
 import { reportTrap } from './wasm.js';
 
 /**
+ * A request with no word from its worker for this long is inside one long
+ * call (a sweep curve, a map band): a worker takes a newer request only
+ * between calls, so a newer request stops that worker and starts another
+ * (the compiled module makes a new instance in milliseconds) instead of
+ * waiting seconds for a superseded answer.
+ */
+const RESTART_AFTER_MS = 250;
+
+/**
  * Starts worker `name` ('map', 'sweep'); returns {send(payload) -> id}.
  * Handlers: onProgress(data), onAnswer(data), onError(event). Call once
- * the full module is compiled (wasm.fullReady()).
+ * the full module is compiled (wasm.fullReady()). Restarts are counted in
+ * state.workers[name].restarts (window.isoperf.workers).
  */
 export function workerClient(name, { onProgress, onAnswer, onError }) {
-  const worker = startWorker(name);
-  const client = { id: 0, module: state.wasm.module };
-  worker.onmessage = ({ data }) => {
-    if (data.id !== client.id) return; // an answer to an older request
-    if (data.internal) reportTrap(`${name} worker`, data.error);
-    if ('progress' in data) onProgress(data);
-    else onAnswer(data);
+  const client = { id: 0, module: null, worker: null, quietSince: null };
+  const counts = (state.workers[name] ??= { restarts: 0 });
+  const start = () => {
+    const worker = startWorker(name);
+    worker.onmessage = ({ data }) => {
+      if (data.id !== client.id) return; // an answer to an older request
+      if (data.settled) {
+        client.quietSince = null; // idle until the next request
+        return;
+      }
+      client.quietSince = performance.now();
+      if (data.internal) reportTrap(`${name} worker`, data.error);
+      if ('progress' in data) onProgress(data);
+      else onAnswer(data);
+    };
+    worker.onerror = (e) => onError(e);
+    client.worker = worker;
+    client.module = state.wasm.module;
   };
-  worker.onerror = (e) => onError(e);
+  start();
   return {
     send(payload) {
+      if (client.quietSince !== null && performance.now() - client.quietSince > RESTART_AFTER_MS) {
+        client.worker.terminate();
+        counts.restarts += 1;
+        start();
+      }
       client.id += 1;
+      client.quietSince = performance.now();
       const message = { id: client.id, ...payload };
       if (client.module) {
         message.module = client.module;
         client.module = null;
       }
-      worker.postMessage(message);
+      client.worker.postMessage(message);
       return client.id;
     },
   };

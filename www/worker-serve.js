@@ -48,10 +48,13 @@ export function serve({ check = () => {}, run }) {
   self.onmessage = async ({ data }) => {
     const { id, module, ...request } = data;
     if (module) initSync({ module });
+    // {settled: true} ends every request: the page then knows the worker is idle.
+    const settled = () => self.postMessage({ id, settled: true });
     try {
       check(request);
     } catch (e) {
       self.postMessage({ id, ...failure(e) });
+      settled();
       return;
     }
     latest.id = id;
@@ -67,5 +70,6 @@ export function serve({ check = () => {}, run }) {
       const answer = failure(e); // a trap replaces the instance even for a request no longer wanted
       if (job.current()) job.post(answer);
     }
+    settled();
   };
 }

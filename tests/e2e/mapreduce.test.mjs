@@ -550,6 +550,29 @@ describe('mapreduce: sweeps', () => {
   });
 });
 
+describe('mapreduce: a worker stuck in one long call', () => {
+  // Issue 13: a worker takes a newer request only between calls, and with
+  // V = 1e9 one curve of a sweep takes seconds; an edit then stops that
+  // worker and starts another instead of waiting for it.
+  test('an edit during a long sweep curve replaces the sweep worker, and the sweeps follow the edit', async () => {
+    await withMr({ hash: `#model=${MODEL}&V=1e9` }, async ({ page }) => {
+      // The γ-sweep's first curve takes about 1.7 s: edit 400 ms into it.
+      const inFirstCurve = () => {
+        const fig = document.querySelector('#charts figure.sweep[data-sweep="speedup-m-gamma"]');
+        return fig?.dataset.state === 'computing' && fig.querySelector('progress').value === 0;
+      };
+      await page.waitForFunction(inFirstCurve, null, { timeout: 20_000 });
+      await page.waitForTimeout(400);
+      assert.ok(await page.evaluate(inFirstCurve), 'still in the first γ curve 400 ms in (the premise of this test)');
+      await page.fill('#f-V', '1e15');
+      await waitSweepsDone(page, 30_000);
+      assert.ok((await page.evaluate(() => window.isoperf.workers.sweep?.restarts)) >= 1, 'the sweep worker was replaced');
+      const now = await sweepStates(page);
+      await assertNotesMatch(page, Object.fromEntries(Object.entries(now).map(([id, x]) => [id, x.note])), { V: '1e15' }, 'V = 1e15 after the replacement');
+    });
+  });
+});
+
 // ---- 7. bad input -------------------------------------------------------------------------
 
 /** Asserts the state of the page with one bad field `key`. */
