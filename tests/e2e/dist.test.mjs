@@ -14,10 +14,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createServer } from 'node:http';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
-import { CHROMIUM, MAP_DONE, ROOT, canvasInk, chartInk, listen, pageProblems, waitComplete } from './helpers.mjs';
+import { CHROMIUM, MAP_DONE, ROOT, canvasInk, chartInk, listen, pageProblems, startHost, waitComplete } from './helpers.mjs';
 
 const DIST = join(ROOT, 'dist');
 const FILE = join(DIST, 'isoperf.html');
@@ -115,17 +114,13 @@ describe('dist/site under a sub-path, then offline', () => {
 
   test('<isoperf-model> from the site, on a page of another origin', async () => {
     // The host page is on localhost, the site on 127.0.0.1: two origins.
-    const host = createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><meta charset="utf-8"><script type="module" src="${url}site/isoperf-embed.js"></script>
+    const host = await startHost(() => `<!doctype html><meta charset="utf-8"><script type="module" src="${url}site/isoperf-embed.js"></script>
 <isoperf-model id="a" model="dlt" params="m=4&V=1000&A=1&C=1e-6&S=100" show="outputs,chart:gantt"></isoperf-model>
 <isoperf-model id="b" model="pmm" show="output:coef_M2"></isoperf-model>`);
-    });
-    await new Promise((ok) => host.listen(0, 'localhost', ok));
     try {
       const page = await context.newPage();
       const log = listen(page);
-      await page.goto(`http://localhost:${host.address().port}/`);
+      await page.goto(`${host.url}/`);
       await page.waitForFunction(() => ['a', 'b'].every((id) => document.getElementById(id).shadowRoot?.querySelector('[data-state=ready]')), null, { timeout: 15_000 });
       const shown = await page.evaluate(() => ['a', 'b'].map((id) => [...document.getElementById(id).shadowRoot.querySelectorAll('.output[data-output] output')].map((o) => o.textContent)));
       // SPEC, dlt: A = 1, C = 1e-6, S = 100, V = 1000 give T(4) = 500.00075 s, shown to four figures.

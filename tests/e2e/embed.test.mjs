@@ -6,28 +6,20 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 
-import { canvasInk, openPage, outputTexts, showsValue, startEnv, stopEnv } from './helpers.mjs';
+import { canvasInk, openPage, outputTexts, showsValue, startEnv, startHost, stopEnv } from './helpers.mjs';
 
 let env;
-/** The host pages' server (another origin than the site): path -> HTML. */
-const host = { server: null, url: '', pages: new Map() };
+/** The host pages' server (another origin than the site) and its pages: path -> HTML. */
+let host;
+const pages = new Map();
 
 before(async () => {
   env = await startEnv();
-  host.server = createServer((req, res) => {
-    const html = host.pages.get(new URL(req.url, 'http://x').pathname);
-    res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(html ?? 'not found');
-  });
-  await new Promise((ok) => host.server.listen(0, '127.0.0.1', ok));
-  // The same loopback address by another name: a different origin from the site's 127.0.0.1.
-  host.url = `http://localhost:${host.server.address().port}`;
+  host = await startHost((path) => pages.get(path));
 });
 after(async () => {
-  host.server?.closeAllConnections?.();
-  host.server?.close();
+  host?.close();
   await stopEnv(env);
 });
 
@@ -35,7 +27,7 @@ const script = () => `${env.url}www/embed/isoperf-embed.js`;
 
 /** Serves `body` as a host page at `path` and opens it; records what it says. */
 async function openHost(path, body, { route } = {}) {
-  host.pages.set(path, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>${body}</body></html>`);
+  pages.set(path, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>${body}</body></html>`);
   const page = await env.context.newPage();
   const log = { pageErrors: [], console: [], requests: [], failed: [] };
   page.on('pageerror', (e) => log.pageErrors.push(e.message));

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { chromium } from 'playwright-core';
 import { serve, ROOT } from '../../scripts/serve.mjs';
 
@@ -80,6 +81,27 @@ export async function stopEnv(env) {
     env.server.closeAllConnections?.();
     env.server.close(() => ok());
   });
+}
+
+/**
+ * A server for host pages on another origin than the site's: it listens on
+ * 127.0.0.1 and is addressed as localhost. `pageAt(path)` gives the HTML
+ * served at a path (undefined: 404). Resolves to {url, close}.
+ */
+export async function startHost(pageAt) {
+  const server = createServer((req, res) => {
+    const html = pageAt(new URL(req.url, 'http://x').pathname);
+    res.writeHead(html === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(html ?? 'not found');
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    url: `http://localhost:${server.address().port}`,
+    close() {
+      server.closeAllConnections?.();
+      server.close();
+    },
+  };
 }
 
 /**

@@ -19,9 +19,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer } from 'node:http';
 
-import { MAP_DONE, ROOT, evaluateInPage, listen, openPage, outputTexts, showsValue, startEnv, stopEnv, waitComplete } from './helpers.mjs';
+import { MAP_DONE, ROOT, evaluateInPage, listen, openPage, outputTexts, showsValue, startEnv, startHost, stopEnv, waitComplete } from './helpers.mjs';
 
 /** Parameter texts that make an export trap (each only in the export named). */
 const MAGIC = { report: '4242.4242', isoMapRows: '0.43434343', sweepSeries: '4444.4444' };
@@ -53,7 +52,8 @@ const PATCHED = {
 
 let env;
 /** A host page for the element, on another origin (localhost; the site is on 127.0.0.1). */
-const host = { server: null, url: '', html: '' };
+let host;
+let hostHtml = '';
 
 before(async () => {
   for (const file of Object.keys(PATCHED)) {
@@ -64,16 +64,10 @@ before(async () => {
   for (const [file, body] of Object.entries(PATCHED)) {
     await env.context.route(`**/pkg/${file}`, (route) => route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body }));
   }
-  host.server = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(host.html);
-  });
-  await new Promise((ok) => host.server.listen(0, '127.0.0.1', ok));
-  host.url = `http://localhost:${host.server.address().port}`;
+  host = await startHost(() => hostHtml);
 });
 after(async () => {
-  host.server?.closeAllConnections?.();
-  host.server?.close();
+  host?.close();
   await stopEnv(env);
 });
 
@@ -225,7 +219,7 @@ describe('a trap', () => {
   });
 
   test('in an <isoperf-model> element: the notice inside it, with a link to the full page, and it goes on', async () => {
-    host.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>
+    hostHtml = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>
       <script type="module" src="${env.url}www/embed/isoperf-embed.js"></script>
       <isoperf-model id="e" model="pmm" params="N=${MAGIC.report}&amp;M=8000" editable="N"></isoperf-model>
       <isoperf-model id="other" model="dlt" params="m=8"></isoperf-model></body></html>`;

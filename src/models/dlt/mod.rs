@@ -214,8 +214,8 @@ pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
             let all = prefixes(a, c, s, v);
             let m_max = all.iter().rev().find(|p| p.feasible).map_or(1, |p| p.p);
             let full = heterogeneous(a, c, s, m, inputs);
-            let feasible = full.as_ref().is_some_and(|h| h.alpha.as_ref().is_some_and(|x| x.iter().all(|x| *x > 0.0)));
             let positive = |h: &Schedule| h.alpha.as_ref().is_some_and(|x| x.iter().all(|x| *x > 0.0));
+            let feasible = full.as_ref().is_some_and(positive);
             let (schedule, m_max) = match full {
                 Some(h) if feasible => (h, m_max),
                 _ => {
@@ -503,10 +503,9 @@ fn draw(e: &DltEvaluation, id: &str) -> Result<Chart, ModelError> {
 const NOTES: &[&str] = &[
     "Infeasible m: with S > 0, a load V ≤ L(m) = (SA/C²)((1+C/A)^m − 1 − mC/A) cannot give all m processors a positive part. isoperf then reports the schedule of m_max = max{m : L(m) < V} processors (m_used), counting only those in speedup, efficiency and energy; it never shows negative load parts.",
     "Identical processors use the closed form α_m = (V − (S/A)F(m))/G(m) with G(m) = ((1+u)^m − 1)/u, F(m) = (G(m) − m)/u, u = C/A, evaluated with series where u·m is small, so T(m) is exact for tiny C/A and costs the same for m = 10 or 10⁶.",
-    "Heterogeneous processors are served in list order with the lecture's recursion (1)-(3); m_max is then the longest feasible prefix of the list, and T(1) is the first processor's S_1 + (C_1 + A_1)V.",
+    "Heterogeneous processors are served in list order with the lecture's recursion (1)-(3); m_max is then the longest feasible prefix of the list, and T(1) is the fastest single processor's time, min over i of S_i + (C_i + A_i)V (not the first in the list's), so speedup and efficiency compare with the best one machine could do and efficiency never exceeds 1.",
     "Energy follows eq. (8)-(12) with the originator not computing; for heterogeneous processors E_RN and E_RC use the actual sending and busy times Σ(S_i + C_iα_i) and Σ(S_i + (C_i + A_i)α_i).",
-    "The target-efficiency query is exact: T(1) and m·T(m) are affine in V, so e(V) is a ratio of linear functions and V* = (e·c − a)/(b − e·d).",
-    "Heterogeneous processors: T(1) is the fastest single processor's time, min over i of S_i + (C_i + A_i) V (not the first in the list's), so speedup and efficiency compare with the best one machine could do and efficiency never exceeds 1; the target-efficiency query then takes the largest V* over the processors, each exact.",
+    "The target-efficiency query is exact: T(1) and m·T(m) are affine in V, so e(V) is a ratio of linear functions and V* = (e·c − a)/(b − e·d); for heterogeneous processors it is the largest V* over the single processors T(1) is the least of.",
 ];
 
 macro_rules! energy_case {
