@@ -556,10 +556,12 @@ describe('mapreduce: a worker stuck in one long call', () => {
   // worker and starts another instead of waiting for it.
   test('an edit during a long sweep curve replaces the sweep worker, and the sweeps follow the edit', async () => {
     await withMr({ hash: `#model=${MODEL}&V=1e9` }, async ({ page }) => {
-      // The γ-sweep's first curve takes about 1.7 s: edit 400 ms into it.
+      // The γ-sweep's first curve takes about 1.7 s: edit 400 ms into it
+      // (the r-sweep before it is done, so the worker is inside that curve).
       const inFirstCurve = () => {
-        const fig = document.querySelector('#charts figure.sweep[data-sweep="speedup-m-gamma"]');
-        return fig?.dataset.state === 'computing' && fig.querySelector('progress').value === 0;
+        const sweep = (id) => document.querySelector(`#charts figure.sweep[data-sweep="${id}"]`);
+        const fig = sweep('speedup-m-gamma');
+        return sweep('speedup-m-r')?.dataset.state === 'done' && fig?.dataset.state === 'computing' && fig.querySelector('progress').value === 0;
       };
       await page.waitForFunction(inFirstCurve, null, { timeout: 20_000 });
       await page.waitForTimeout(400);
