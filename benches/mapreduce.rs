@@ -1,6 +1,7 @@
 //! One exact solve of the MapReduce shuffle LP (4)-(7) at the lecture's
 //! reference set (r = l = 100, V = 1 PB), for m = 100, 1000 and 5000, and a
-//! sweep of 50 values of m. Compare with `benches/mapreduce_highs.py`
+//! sweep of 50 values of m, and the page's quick report at its limit
+//! (`QUICK_INTERVALS`). Compare with `benches/mapreduce_highs.py`
 //! (scipy's HiGHS on the same LP) and the browser's www/bench.html.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -37,6 +38,17 @@ fn sweep(c: &mut Criterion) {
     let raw = RawParams::new();
     c.bench_function("mapreduce/evaluate (reference set, m=1000)", |b| {
         b.iter(|| api::evaluate("mapreduce", black_box(&raw)).unwrap())
+    });
+    // The page's keystroke at the largest shuffle it still solves on its own
+    // thread (QUICK_INTERVALS): m = 1999, r = 1000, ℓ = 10 give 199 909
+    // intervals, solved by the chain method; one more mapper goes to the worker.
+    let largest_quick: RawParams = [("m", 1999.0), ("r", 1000.0), ("l", 10.0)]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), isoperf::spec::RawValue::Num(v)))
+        .collect();
+    assert!(!api::Session::default().quick_report("mapreduce", &largest_quick).unwrap().deferred);
+    c.bench_function("mapreduce/quick report at the quick limit (N = 199909, chain)", |b| {
+        b.iter(|| api::Session::default().quick_report("mapreduce", black_box(&largest_quick)).unwrap())
     });
     c.bench_function("mapreduce/sweep 50 values of m, one curve", |b| {
         b.iter(|| api::sweep_series("mapreduce", "speedup-m-r", black_box(&raw), 3).unwrap())

@@ -185,6 +185,15 @@ pub trait Model: 'static {
     /// Validates `p` into the model's inputs and evaluates them.
     fn evaluate(p: &Params) -> Result<Self::Evaluation, ModelError>;
 
+    /// [`Model::evaluate`] where that is quick (milliseconds, for every
+    /// accepted input), `None` where the evaluation may take long (a large
+    /// or a general LP): a front end then runs `evaluate` off its
+    /// interactive thread. Invalid parameters are always answered. By
+    /// default every evaluation is quick.
+    fn evaluate_quick(p: &Params) -> Option<Result<Self::Evaluation, ModelError>> {
+        Some(Self::evaluate(p))
+    }
+
     /// A condition under which the outputs are withheld while tables and
     /// charts still show (a saturated queue has no delay, but its
     /// breakdown explains why).
@@ -232,6 +241,8 @@ pub trait Model: 'static {
 pub trait AnyModel: Sync {
     fn spec(&self) -> &'static ModelSpec;
     fn evaluate(&self, p: &Params) -> Result<Box<dyn AnyEvaluation>, ModelError>;
+    /// See [`Model::evaluate_quick`].
+    fn evaluate_quick(&self, p: &Params) -> Option<Result<Box<dyn AnyEvaluation>, ModelError>>;
     #[cfg(feature = "full")]
     fn field(&self, output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool;
     #[cfg(feature = "full")]
@@ -274,6 +285,13 @@ impl<M: Model> AnyModel for Registered<M> {
 
     fn evaluate(&self, p: &Params) -> Result<Box<dyn AnyEvaluation>, ModelError> {
         Ok(Box::new(Erased::<M>(M::evaluate(p)?)))
+    }
+
+    fn evaluate_quick(&self, p: &Params) -> Option<Result<Box<dyn AnyEvaluation>, ModelError>> {
+        Some(match M::evaluate_quick(p)? {
+            Ok(e) => Ok(Box::new(Erased::<M>(e))),
+            Err(e) => Err(e),
+        })
     }
 
     #[cfg(feature = "full")]

@@ -14,7 +14,7 @@ use crate::format::echo;
 pub use crate::format::num;
 
 /// How a numeric axis or slider is best explored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scale {
     Linear,

@@ -500,3 +500,104 @@ fn sweeps_over_m_are_refused_for_a_per_mapper_list() {
     // The schedule chart still draws.
     assert!(api::chart("mapreduce", "gantt", &hetero).is_ok());
 }
+
+/// The page's quick report (what it calls on every keystroke) evaluates a
+/// shuffle only where the chain method over at most QUICK_INTERVALS
+/// intervals solves it; else it says `deferred` (the page's report worker
+/// then runs the full report), refusing at once what the simplex would
+/// refuse. Where it evaluates, it is the full report, value for value.
+#[test]
+fn quick_reports_leave_long_shuffles_to_a_worker() {
+    use isoperf::api::Session;
+    use isoperf::models::mapreduce::schedule::{solve_quick, QUICK_INTERVALS};
+    let quick = |pairs: &[(&str, &str)]| Session::default().quick_report("mapreduce", &raw(pairs)).unwrap();
+    let full = |pairs: &[(&str, &str)]| Session::default().report("mapreduce", &raw(pairs)).unwrap();
+
+    // The reference set (N = 1099, the chain method): quick, and the same report.
+    for pairs in [
+        &[][..],
+        &[("m", "10"), ("r", "4"), ("l", "2")],
+        &[("mappers", "heterogeneous"), ("a_map_list", "1e-8, 2e-8, 4e-8"), ("r", "4"), ("l", "4")],
+    ] {
+        let (q, f) = (quick(pairs), full(pairs));
+        assert!(!q.deferred, "{pairs:?}");
+        assert_eq!(serde_json::to_value(&q).unwrap(), serde_json::to_value(&f).unwrap(), "{pairs:?}");
+    }
+
+    // More intervals than QUICK_INTERVALS (m·⌈r/ℓ⌉ + ℓ − 1 = 1 000 009): deferred, no problems, the fields' states all there.
+    let big = [("m", "10000"), ("r", "1000"), ("l", "10")];
+    assert!(Intervals::new(10000, 1000, 10).unwrap().count() > QUICK_INTERVALS);
+    let q = quick(&big);
+    assert!(q.deferred && q.problems.is_empty() && q.outputs.is_none() && q.tables.is_none());
+    assert_eq!(q.changed, vec!["m", "r", "l"]);
+    assert_eq!(q.fields.len(), isoperf::api::specs().iter().find(|s| s.id == "mapreduce").unwrap().params.len());
+    let f = full(&big);
+    assert!(!f.deferred && f.outputs.is_some(), "the full report evaluates it: {:?}", f.problems);
+
+    // Start-ups outlasting transfers (S = 10⁹ s, 40 mappers, one reducer): the
+    // chain form fails and the simplex solves it, so the quick report defers.
+    let simplex_case = [("m", "40"), ("S", "1e9"), ("r", "1"), ("l", "1")];
+    assert!(quick(&simplex_case).deferred);
+    let f = full(&simplex_case);
+    assert!(f.outputs.is_some(), "{:?}", f.problems);
+    assert!(f.remarks.iter().any(|r| r.text.contains("general simplex")), "{:?}", f.remarks);
+
+    // What the simplex refuses at once is refused by the quick report too, at its field.
+    let refused = [("S", "1e9")];
+    let (q, f) = (quick(&refused), full(&refused));
+    assert!(!q.deferred);
+    assert_eq!(q.problems, f.problems);
+    assert_eq!(q.problems[0].key, "m");
+
+    // Invalid fields never wait for a worker.
+    let q = quick(&[("m", "0"), ("r", "1000"), ("l", "10")]);
+    assert!(!q.deferred && q.problems.iter().any(|p| p.key == "m"));
+
+    // The solver's own quick path: exactly the chain method, or nothing.
+    let p = Shuffle { intervals: Intervals::new(40, 1, 1).unwrap(), a: vec![1e-5; 40], s: 1e9, c: 1e-9, v: 1e15 };
+    assert!(chain(&p).is_none() && solve_quick(&p).is_none());
+    assert_eq!(solve_quick(&example()), Some(solve(&example())));
+}
+
+/// Where start-ups outlast transfers the chain form fails and constraint
+/// generation solves the LP, each round adding its cuts to the solved LP (a
+/// warm dual simplex). Its optimum is the LP's as written, solved from
+/// scratch by another formulation, on 120 random start-up-bound instances;
+/// and the lecture-scale case that took 46 rounds anew (m = 100, S = 10⁸)
+/// is feasible for every constraint, with the makespan its parts imply.
+#[test]
+fn warm_constraint_generation_equals_the_lp_as_written() {
+    let mut seed = 777u64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as f64 / (1u64 << 31) as f64
+    };
+    let mut generated = 0;
+    for case in 0..120 {
+        let m = 2 + (next() * 24.0) as usize;
+        let r = 1 + (next() * 5.0) as usize;
+        let l = 1 + (next() * r as f64) as usize;
+        let a: Vec<f64> = (0..m).map(|_| if next() < 0.3 { 10f64.powf(next() - 0.5) } else { 1.0 }).collect();
+        // Start-ups from 1/10 of a mapper's whole-load time to 10 times it.
+        let s = 100.0 * 10f64.powf(next() * 2.0 - 1.0);
+        let c = 10f64.powf(next() * 2.0 - 2.0);
+        let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a, s, c, v: 100.0 };
+        let ours = simplex(&p).unwrap_or_else(|e| panic!("case {case}: {e}"));
+        if chain(&p).is_none() {
+            generated += 1;
+        }
+        let direct = makespan_of(&p, &ours.alpha);
+        assert!(close(direct, ours.makespan(), 1e-9), "case {case}: reported {} vs implied {direct}", ours.makespan());
+        let (lp, _) = lp_as_written(&p);
+        assert!(close(ours.makespan(), lp, LP_RTOL), "case {case} {p:?}: ours {} vs LP {lp}", ours.makespan());
+    }
+    assert!(generated >= 30, "only {generated} instances needed constraint generation");
+
+    let a = 1e-5 + 1e-2 / 16e6;
+    let p = Shuffle { intervals: Intervals::new(100, 100, 100).unwrap(), a: vec![a; 100], s: 1e8, c: 1e-9, v: 1e15 };
+    assert!(chain(&p).is_none());
+    let ours = simplex(&p).unwrap();
+    assert!(close(makespan_of(&p, &ours.alpha), ours.makespan(), 1e-9));
+    // Start-up bound: the last map ends at m·S (every mapper's part is mapped before its successor starts).
+    assert!(ours.t[99] >= 100.0 * 1e8 * (1.0 - 1e-12), "t_m = {}", ours.t[99]);
+}

@@ -1,8 +1,9 @@
 //! The TypeScript declarations of the npm package (`src/web/types.rs`)
 //! against what the exports really serialize. The JSON of the registry and
 //! of every model's reports, outputs, problems, tables and remarks (at its
-//! defaults, at every preset and with problems), of every map preset's map
-//! and layout and of every example data set's analysis is checked against
+//! defaults, at every preset and with problems), of every chart as data, of
+//! every map preset's map and layout and of every example data set's
+//! analysis is checked against
 //! the declared type of the export that returns it: every key it holds must
 //! be declared, every required field must be there, every value must have
 //! its declared type, and every field of a checked interface must occur at
@@ -532,6 +533,14 @@ fn check_full(s: &mut Samples) {
             s.check(&map, "IsoMap", &format!("isoMap {what}"));
             let layout = api::map_layout(spec.id, &request, &map.values, 640.0).unwrap();
             s.check(&layout, "MapLayoutData", &format!("mapLayout {what}"));
+        }
+        // Every chart as data (chartData), at the defaults.
+        for chart in spec.charts {
+            let what = format!("{}/{}", spec.id, chart.id);
+            match api::chart(spec.id, chart.id, &RawParams::new()) {
+                Ok(c) => s.check(&c, "Chart", &format!("chartData {what}")),
+                Err(e) => panic!("{what}: {e}"),
+            }
         }
         for dataset in spec.datasets {
             for example in dataset.examples {

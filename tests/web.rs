@@ -180,13 +180,24 @@ fn mapreduce_example_and_sweeps_cross_the_boundary() {
     // A sweep curve in the worker's form: the same numbers as evaluate at each x.
     let plan = web::sweep_plan("mapreduce".into(), "speedup-m-r".into()).unwrap();
     let xs = js_sys::Float64Array::new(&get(&plan, "xs")).to_vec();
-    let curve = web::sweep_series("mapreduce".into(), "speedup-m-r".into(), JsValue::UNDEFINED, 3).unwrap().to_vec();
+    let curve = web::sweep_series("mapreduce".into(), "speedup-m-r".into(), JsValue::UNDEFINED, 3, None, None)
+        .unwrap()
+        .to_vec();
     assert_eq!(xs.len(), curve.len());
     let k = xs.iter().position(|&x| x >= 100.0).unwrap();
     let at =
         web::evaluate("mapreduce".into(), params(&[("m", xs[k].into()), ("r", 100.0.into()), ("l", 100.0.into())]))
             .unwrap();
     assert_eq!(get(&at, "speedup").as_f64(), Some(curve[k]));
+    // A few points at a time (a worker's slow curve): the same numbers; a range past the end is cut.
+    let part = |from, to| {
+        web::sweep_series("mapreduce".into(), "speedup-m-r".into(), JsValue::UNDEFINED, 3, Some(from), Some(to))
+            .unwrap()
+            .to_vec()
+    };
+    assert_eq!(part(k, k + 3), curve[k..k + 3].to_vec());
+    assert_eq!(part(xs.len() - 2, usize::MAX), curve[xs.len() - 2..].to_vec());
+    assert!(part(xs.len() + 5, xs.len() + 9).is_empty());
     // A bad field is an Error naming it.
     let err = web::evaluate("mapreduce".into(), params(&[("gamma", 0.0.into())])).expect_err("γ must be positive");
     assert_eq!(get(&err, "key").as_string().as_deref(), Some("gamma"));

@@ -1,8 +1,9 @@
 // The page's entry: starts the wasm module, builds the page for the model in
 // the hash, wires the events, and runs the update after every edit: ONE
-// `report` call for the form (problems, outputs formatted by Rust, tables,
-// remarks, field hints, the keys for the hash), then the charts in the next
-// frame; sweeps and maps go to their workers. In another page's iframe
+// `quickReport` call for the form (problems, outputs formatted by Rust,
+// tables, remarks, field hints, the keys for the hash), then the charts in
+// the next frame; sweeps and maps go to their workers, and so does a report
+// whose evaluation is long (quickReport says `deferred`). In another page's iframe
 // (`embed=` in the hash) it shows only the parts named (embed-mode.js).
 // This file, like every module of the page, knows no model and no
 // parameter by name.
@@ -19,6 +20,7 @@ import { buildMap, onMapEvent, onMapHover, paintMap, requestMap, setMapRequest }
 import { buildDatasets, loadExample, onDatasetEvent, scheduleAnalyses } from './datasets.js';
 import { applyEmbed, watchEmbedHeight, wireEmbedDialog } from './embed-mode.js';
 import { registerOffline } from './offline.js';
+import { workerClient } from './worker-client.js';
 
 /** The page's number format (Rust's), for tests and authors. */
 export const formatNumber = (x, digits = 4) => wasm.formatNumber(x, digits);
@@ -45,31 +47,64 @@ function showModel(model) {
 }
 
 /**
- * After every change of the form: one report, then everything that follows
- * from it. `fromMap`: a map preset changed the form; its map is sent at once
- * (before the page is redrawn) and the charts wait for it.
+ * After every change of the form: one quick report, then everything that
+ * follows from it. `fromMap`: a map preset changed the form; its map is
+ * sent at once (before the page is redrawn) and the charts wait for it. A
+ * report whose evaluation is long (`deferred`) is computed in the report
+ * worker: the page shows the fields at once and the results when it answers.
  */
 function update({ fromMap = false } = {}) {
   let r;
   try {
-    r = wasm.report(state.model.id, { ...state.values });
+    r = wasm.quickReport(state.model.id, { ...state.values });
   } catch (e) {
     // No report (an internal error): the hash keeps every text that differs from its default, so the link reproduces it.
     const defaults = defaultsOf(state.model);
     const changed = state.model.params.map((p) => p.key).filter((k) => state.values[k] !== defaults[k]);
-    r = { problems: [{ key: '', message: e.message }], outputs: null, display: null, tables: null, remarks: [], fields: {}, changed };
+    r = { problems: [{ key: '', message: e.message }], outputs: null, display: null, tables: null, remarks: [], fields: {}, changed, deferred: false };
   }
   state.results = r;
+  state.long.charts = null;
   writeHash();
   if (state.model.datasets.length) scheduleAnalyses();
   requestMap(fromMap ? 0 : undefined);
   requestSweeps();
+  if (r.deferred) requestLongReport(fromMap);
+  else state.long.client?.cancel(); // a long report still computing is no longer wanted
+  show(r, fromMap);
+}
+
+/** Shows report `r`: field states, problems, outputs, remarks, tables, then the charts. */
+function show(r, fromMap) {
   showFields(r.fields);
   const general = showFieldErrors(r.problems);
   const atFields = r.problems.length - general.length;
   const reason = !r.problems.length ? '' : atFields ? `fix the highlighted field${atFields > 1 ? 's' : ''}.` : general.join(' ');
   showResults(r, reason);
   scheduleCharts({ afterMap: fromMap });
+}
+
+/** Sends a deferred report to the report worker (once the full module is in; app.js updates again then). */
+function requestLongReport(fromMap) {
+  if (!wasm.fullReady()) return;
+  state.long.fromMap = fromMap;
+  state.long.client ??= workerClient('report', {
+    onProgress() {},
+    onAnswer(data) {
+      if (data.error) {
+        state.results = { ...state.results, deferred: false, problems: [{ key: '', message: data.error }] };
+      } else {
+        state.results = data.report;
+        state.long.charts = Object.fromEntries(data.charts.map((c) => [c.id, c]));
+      }
+      show(state.results, state.long.fromMap);
+    },
+    onError(e) {
+      state.results = { ...state.results, deferred: false, problems: [{ key: '', message: `The report worker failed: ${e.message}` }] };
+      show(state.results, false);
+    },
+  });
+  state.long.client.send({ model: state.model.id, params: { ...state.values }, charts: state.model.charts.map((c) => c.id) });
 }
 
 function loadFromHash() {
@@ -158,8 +193,8 @@ async function main() {
   update();
   $('app').setAttribute('aria-busy', 'false');
   // For authors and tests: the exports the page uses, how often this thread called each, and the traps so far.
-  const { models, evaluate, check, tables, remarks, report, analyze, isoMap, fieldText } = wasm;
-  window.isoperf = { models, evaluate, check, tables, remarks, report, analyze, isoMap, formatNumber, fieldText, calls: state.wasm.calls, traps: state.wasm.traps, workers: state.workers };
+  const { models, evaluate, check, tables, remarks, report, quickReport, analyze, isoMap, fieldText } = wasm;
+  window.isoperf = { models, evaluate, check, tables, remarks, report, quickReport, analyze, isoMap, formatNumber, fieldText, calls: state.wasm.calls, traps: state.wasm.traps, workers: state.workers };
   registerOffline();
 }
 

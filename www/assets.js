@@ -51,7 +51,7 @@ export const embedScript = () => new URL('./embed/isoperf-embed.js', import.meta
  */
 export const pageAddress = () => new URL('../', import.meta.url).href;
 
-/** A new worker running `name` ('map' or 'sweep'). */
+/** A new worker running `name` ('map', 'sweep' or 'report'). */
 export function startWorker(name) {
   return new Worker(new URL(`./${name}-worker.js`, import.meta.url), { type: 'module' });
 }

@@ -1,11 +1,13 @@
 // The model's charts: a figure per chart of the registry, drawn by Rust
-// (drawChart) in the animation frame after an edit, one call per figure.
+// (drawChart) in the animation frame after an edit, one call per figure;
+// after a long report, painted from the report worker's chart data
+// (paintChart), and kept (dimmed) while that report is computing.
 // A new size or pixel ratio also redraws the sweeps (sweeps.js) from the
 // curves they already have.
 
 import { $, dpr, el, sizeCanvas } from './dom.js';
 import { state } from './state.js';
-import { drawChart, fullReady } from './wasm.js';
+import { drawChart, fullReady, paintChart } from './wasm.js';
 import { drawSweepFigure, sweepFigure } from './sweeps.js';
 
 /** A chart's figure: canvas, error, note and caption. */
@@ -55,13 +57,24 @@ function drawCharts() {
   if (state.charts.all) for (const fig of document.querySelectorAll('#charts .sweep')) drawSweepFigure(fig, ratio);
   state.charts.all = false;
   const params = { ...state.values };
+  const computing = state.results?.deferred && !state.blocked;
   for (const fig of document.querySelectorAll('#charts .chart[data-chart]')) {
     const canvas = fig.querySelector('canvas');
     const error = fig.querySelector('.chart-error');
+    if (computing) {
+      // The last drawing, dimmed, until the report worker answers.
+      fig.classList.add('stale');
+      error.textContent = '';
+      fig.querySelector('.chart-note').textContent = 'Computing…';
+      continue;
+    }
     sizeCanvas(canvas, ratio);
+    const data = state.long.charts?.[fig.dataset.chart];
     // Charts that need only valid fields still draw while a result is blocked.
     try {
-      fig.querySelector('.chart-note').textContent = drawChart(canvas, state.model.id, fig.dataset.chart, params, ratio) ?? '';
+      if (data?.error) throw new Error(data.error);
+      const note = data ? paintChart(canvas, data.chart, ratio) : drawChart(canvas, state.model.id, fig.dataset.chart, params, ratio);
+      fig.querySelector('.chart-note').textContent = note ?? '';
       error.textContent = '';
       fig.classList.remove('stale');
     } catch (e) {

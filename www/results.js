@@ -50,11 +50,21 @@ function renderRemarks(list) {
 
 /**
  * Shows a report, or the reason there are no results (`reason`; outputs
- * blank, tables dimmed unless the report still has them).
+ * blank, tables dimmed unless the report still has them). A deferred report
+ * (its evaluation runs in the report worker) keeps the last results, dimmed,
+ * under a "Computing…" status.
  */
 export function showResults(report, reason) {
   state.blocked = reason;
   const status = $('status');
+  if (report?.deferred && !reason) {
+    status.hidden = false;
+    status.textContent = 'Computing… (a long evaluation, in the background)';
+    status.dataset.state = 'computing';
+    for (const part of ['outputs', 'tables']) $(part).classList.add('stale');
+    return;
+  }
+  delete status.dataset.state;
   status.hidden = !reason;
   status.textContent = reason ? `No results: ${reason}` : '';
   renderOutputs(report?.outputs ?? null, report?.display ?? null);

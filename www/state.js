@@ -13,7 +13,7 @@ export const state = {
    * and who hears of the next one (wasm.onTrap).
    */
   wasm: { exports: null, full: null, module: null, calls: {}, traps: [], trapListeners: [] },
-  /** Per worker ('map', 'sweep'): how often a newer request replaced it mid-call (window.isoperf.workers). */
+  /** Per worker ('map', 'sweep', 'report'): its requests, and how often a newer request replaced it mid-call (window.isoperf.workers). */
   workers: {},
   /** The registry from `models()`. */
   registry: { models: [], byId: new Map() },
@@ -25,6 +25,13 @@ export const state = {
   results: null,
   /** Why there are no results ('' when there are). */
   blocked: '',
+  /**
+   * A report whose evaluation is long (quickReport said `deferred`): the
+   * report worker's client, whether a map preset asked for it (the charts
+   * then wait for the map), and the charts as data from the worker's
+   * answer ({id: {chart} or {error}}; null when the charts are drawn here).
+   */
+  long: { client: null, fromMap: false, charts: null },
   /**
    * Charts wait for the next animation frame (`frame`), or for the map (`afterMap`,
    * at most until the `wait` timer); `all` also redraws the sweeps (a new

@@ -24,14 +24,14 @@ import { reportTrap } from './wasm.js';
 const RESTART_AFTER_MS = 250;
 
 /**
- * Starts worker `name` ('map', 'sweep'); returns {send(payload) -> id}.
+ * Starts worker `name` ('map', 'sweep', 'report'); returns {send(payload) -> id, cancel()}.
  * Handlers: onProgress(data), onAnswer(data), onError(event). Call once
- * the full module is compiled (wasm.fullReady()). Restarts are counted in
- * state.workers[name].restarts (window.isoperf.workers).
+ * the full module is compiled (wasm.fullReady()). Requests and restarts are
+ * counted in state.workers[name] (window.isoperf.workers).
  */
 export function workerClient(name, { onProgress, onAnswer, onError }) {
   const client = { id: 0, module: null, worker: null, quietSince: null };
-  const counts = (state.workers[name] ??= { restarts: 0 });
+  const counts = (state.workers[name] ??= { requests: 0, restarts: 0 });
   const start = () => {
     const worker = startWorker(name);
     worker.onmessage = ({ data }) => {
@@ -51,6 +51,18 @@ export function workerClient(name, { onProgress, onAnswer, onError }) {
   };
   start();
   return {
+    /**
+     * No answer is wanted any more (the form no longer needs one): answers
+     * still coming are dropped, and a worker still computing is replaced.
+     */
+    cancel() {
+      client.id += 1;
+      if (client.quietSince === null) return;
+      client.worker.terminate();
+      counts.restarts += 1;
+      start();
+      client.quietSince = null;
+    },
     send(payload) {
       if (client.quietSince !== null && performance.now() - client.quietSince > RESTART_AFTER_MS) {
         client.worker.terminate();
@@ -58,6 +70,7 @@ export function workerClient(name, { onProgress, onAnswer, onError }) {
         start();
       }
       client.id += 1;
+      counts.requests += 1;
       client.quietSince = performance.now();
       const message = { id: client.id, ...payload };
       if (client.module) {

@@ -125,6 +125,17 @@ pub fn sweep_series(id: &str, sweep_id: &str, raw: &RawParams, index: usize) -> 
     sweep::series(find(id)?, sweep_id, raw, index)
 }
 
+/// Points `points` of that curve (cut to it).
+pub fn sweep_points(
+    id: &str,
+    sweep_id: &str,
+    raw: &RawParams,
+    index: usize,
+    points: std::ops::Range<usize>,
+) -> Result<Vec<f64>, ModelError> {
+    sweep::series_points(find(id)?, sweep_id, raw, index, points)
+}
+
 /// The chart of a sweep from its computed curves, or computing them all
 /// when `ys` is `None`.
 pub fn sweep_chart(id: &str, sweep_id: &str, raw: &RawParams, ys: Option<Vec<Vec<f64>>>) -> Result<Chart, ModelError> {

@@ -57,6 +57,24 @@ pub fn check(id: &str, raw: &RawParams) -> Result<Vec<FieldError>, ModelError> {
     }
 }
 
+/// How far an operation may go: `Any` evaluates whatever it takes; `Quick`
+/// leaves out an evaluation that may take long (see
+/// [`crate::model::Model::evaluate_quick`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pace {
+    Any,
+    Quick,
+}
+
+impl Pace {
+    fn evaluate(self, model: &dyn AnyModel, p: &Params) -> Option<Result<Box<dyn AnyEvaluation>, ModelError>> {
+        match self {
+            Pace::Any => Some(model.evaluate(p)),
+            Pace::Quick => model.evaluate_quick(p),
+        }
+    }
+}
+
 /// The field problems that error `e` of evaluating `raw` stands for.
 fn problems(model: &dyn AnyModel, raw: &RawParams, e: ModelError) -> Result<Vec<FieldError>, ModelError> {
     match e {
@@ -69,7 +87,12 @@ fn problems(model: &dyn AnyModel, raw: &RawParams, e: ModelError) -> Result<Vec<
                 patched.remove(&e.key);
             }
             if patched.len() < raw.len() {
-                if let Err(ModelError::Params(more)) = outputs(model, &patched) {
+                // Quick only: the rules a long evaluation would find show once the fields are fixed.
+                let more = parse(model, &patched).and_then(|p| match Pace::Quick.evaluate(model, &p) {
+                    Some(e) => e?.outputs(),
+                    None => Ok(Outputs(Vec::new())),
+                });
+                if let Err(ModelError::Params(more)) = more {
                     let fresh: Vec<_> = more
                         .into_iter()
                         .filter(|m| raw.contains_key(&m.key) && !errors.iter().any(|e| e.key == m.key))
@@ -137,6 +160,11 @@ pub struct Report {
     pub fields: BTreeMap<&'static str, FieldState>,
     /// The parameters whose value differs from the default (what a link must carry).
     pub changed: Vec<&'static str>,
+    /// True when a [`Session::quick_report`] left out a long evaluation:
+    /// every field is valid on its own, and the outputs, tables, remarks and
+    /// the model's own rules come from [`Session::report`] (the page runs it
+    /// in a worker).
+    pub deferred: bool,
 }
 
 /// A front end's session: the last evaluation is kept, so that a report and
@@ -153,23 +181,41 @@ impl Session {
         self.solves.get()
     }
 
+    #[cfg(feature = "full")]
     fn evaluation(&self, model: &dyn AnyModel, p: &Params) -> Evaluation {
+        self.evaluation_at(model, p, Pace::Any).unwrap_or_else(|| Rc::new(model.evaluate(p)))
+    }
+
+    /// The kept evaluation for `p`, or a new one; `None` when `pace` leaves it out.
+    fn evaluation_at(&self, model: &dyn AnyModel, p: &Params, pace: Pace) -> Option<Evaluation> {
         let id = model.spec().id;
         if let Some((last_id, last_p, e)) = &*self.last.borrow() {
             if *last_id == id && last_p == p {
-                return Rc::clone(e);
+                return Some(Rc::clone(e));
             }
         }
+        let e = Rc::new(pace.evaluate(model, p)?);
         self.solves.set(self.solves.get() + 1);
-        let e = Rc::new(model.evaluate(p));
         *self.last.borrow_mut() = Some((id, p.clone(), Rc::clone(&e)));
-        e
+        Some(e)
     }
 
     /// Everything the page shows for `raw`: problems, outputs and their
     /// text, tables, remarks, the state of every field and what a link
     /// must carry.
     pub fn report(&self, id: &str, raw: &RawParams) -> Result<Report, ModelError> {
+        self.report_at(id, raw, Pace::Any)
+    }
+
+    /// [`Session::report`] where its evaluation is quick; else a report
+    /// with the field problems, field states and `changed`, marked
+    /// `deferred` (for a worker's `report`). What the page calls on every
+    /// keystroke: it never blocks for long.
+    pub fn quick_report(&self, id: &str, raw: &RawParams) -> Result<Report, ModelError> {
+        self.report_at(id, raw, Pace::Quick)
+    }
+
+    fn report_at(&self, id: &str, raw: &RawParams, pace: Pace) -> Result<Report, ModelError> {
         let model = find(id)?;
         let spec = model.spec();
         let mut report = Report {
@@ -180,6 +226,7 @@ impl Session {
             remarks: Vec::new(),
             fields: field_states(spec, raw),
             changed: changed(spec, raw),
+            deferred: false,
         };
         let p = match parse(model, raw) {
             Ok(p) => p,
@@ -188,7 +235,10 @@ impl Session {
                 return Ok(report);
             }
         };
-        let evaluation = self.evaluation(model, &p);
+        let Some(evaluation) = self.evaluation_at(model, &p, pace) else {
+            report.deferred = true;
+            return Ok(report);
+        };
         let e = match &*evaluation {
             Ok(e) => e,
             Err(err) => {

@@ -2,7 +2,7 @@
 //! function generic over the plotters backend in [`draw`]: the page draws
 //! on a canvas, the tests and the CLI draw to SVG.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::spec::Scale;
 
@@ -11,7 +11,7 @@ mod draw;
 #[cfg(feature = "full")]
 pub use draw::{draw, to_svg, DrawError};
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Axis {
     pub label: String,
     pub scale: Scale,
@@ -20,7 +20,7 @@ pub struct Axis {
     pub bounds: Option<(f64, f64)>,
     /// When non-empty, the tick at whole number v (from 1) reads
     /// `tick_labels[v - 1]` ("P3"), and other ticks are blank.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tick_labels: Vec<String>,
 }
 
@@ -40,7 +40,7 @@ impl Axis {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Style {
     Line,
@@ -53,21 +53,21 @@ pub enum Style {
 }
 
 /// A horizontal bar on row `row` from `from` to `to` (x units).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Span {
     pub row: f64,
     pub from: f64,
     pub to: f64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Series {
     pub name: String,
     pub points: Vec<(f64, f64)>,
     pub style: Style,
     /// Index into [`PALETTE`].
     pub color: usize,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spans: Vec<Span>,
 }
 
@@ -92,7 +92,7 @@ impl Series {
 }
 
 /// Where the legend goes: the corner the curves leave empty.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Corner {
     /// The corner the data leave emptiest.
@@ -104,7 +104,7 @@ pub enum Corner {
     LowerRight,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Chart {
     pub title: String,
     pub x: Axis,
@@ -112,7 +112,7 @@ pub struct Chart {
     pub series: Vec<Series>,
     pub legend: Corner,
     /// A sentence the page shows under the chart (what the user sees).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 

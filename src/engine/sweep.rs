@@ -70,6 +70,18 @@ pub fn base(p: &Params, sweep: &SweepSpec) -> Params {
 /// Curve `index` of sweep `sweep_id`: the output at every x, NaN where the
 /// model reports an error. Needs only valid fields.
 pub fn series(model: &dyn AnyModel, sweep_id: &str, raw: &RawParams, index: usize) -> Result<Vec<f64>, ModelError> {
+    series_points(model, sweep_id, raw, index, 0..usize::MAX)
+}
+
+/// Points `points` of curve `index` (cut to the curve), as [`series`]
+/// computes them: a worker computes a slow curve a few points at a time.
+pub fn series_points(
+    model: &dyn AnyModel,
+    sweep_id: &str,
+    raw: &RawParams,
+    index: usize,
+    points: std::ops::Range<usize>,
+) -> Result<Vec<f64>, ModelError> {
     let sweep = find(model, sweep_id)?;
     let value = *sweep.values.get(index).ok_or_else(|| ModelError::Unknown {
         what: "series",
@@ -81,9 +93,13 @@ pub fn series(model: &dyn AnyModel, sweep_id: &str, raw: &RawParams, index: usiz
     for key in sweep.linked {
         p = p.with(key, Value::Num(value));
     }
-    Ok(sweep_xs(model, sweep)
-        .into_iter()
-        .map(|x| {
+    let xs = sweep_xs(model, sweep);
+    let points = points.start.min(xs.len())..points.end.min(xs.len());
+    Ok(xs
+        .get(points)
+        .unwrap_or_default()
+        .iter()
+        .map(|&x| {
             let e = model.evaluate(&p.with(sweep.x, Value::Num(x))).ok();
             e.and_then(|e| e.number(sweep.output)).unwrap_or(f64::NAN)
         })

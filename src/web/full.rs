@@ -37,6 +37,42 @@ pub fn draw_chart(
     paint(canvas, &chart, scale)
 }
 
+/// Chart `chart_id` of model `id` as data (`Chart`), for a worker that
+/// evaluated a long report: the page paints it with `paintChart`.
+#[wasm_bindgen(js_name = chartData, unchecked_return_type = "Chart")]
+pub fn chart_data(
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] chart_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
+) -> Result<JsValue, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
+    let chart_id = &text_arg("chartId", chart_id)?;
+    let raw = decode_params(params)?;
+    encode(&SESSION.with(|s| s.chart(model_id, chart_id, &raw)).map_err(|e| model_error(&e))?)
+}
+
+/// The most points and bars a chart given to `paintChart` may hold.
+const MAX_CHART_ITEMS: usize = 1 << 21;
+
+/// Paints a chart given as data (what `chartData` returns) on `canvas`, as
+/// `drawChart` would, and returns its note or `undefined`.
+#[wasm_bindgen(js_name = paintChart)]
+pub fn paint_chart(
+    canvas: HtmlCanvasElement,
+    #[wasm_bindgen(unchecked_param_type = "Chart")] chart: JsValue,
+    scale: f64,
+) -> Result<Option<String>, JsValue> {
+    let chart: crate::chart::Chart = serde_wasm_bindgen::from_value(chart)
+        .map_err(|e| super::type_error(&format!("chart must be a Chart, as chartData returns it: {e}")))?;
+    let items: usize = chart.series.iter().map(|s| s.points.len() + s.spans.len()).sum();
+    if items > MAX_CHART_ITEMS {
+        return Err(super::range_error(&format!(
+            "chart has {items} points and bars; at most {MAX_CHART_ITEMS} are drawn"
+        )));
+    }
+    paint(canvas, &chart, scale)
+}
+
 fn analysis_error(e: &AnalysisError) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
     let _ = js_sys::Reflect::set(&err, &"line".into(), &JsValue::from(e.line as f64));
@@ -238,18 +274,23 @@ pub fn sweep_plan(
 }
 
 /// Curve `index` of a sweep: the output at every x as a `Float64Array`
-/// (NaN where the model has no value), for computing sweeps in a worker.
+/// (NaN where the model has no value), for computing sweeps in a worker;
+/// with `from` and `to`, only the points from..to (cut to the curve), so a
+/// curve of slow points is computed a few at a time.
 #[wasm_bindgen(js_name = sweepSeries)]
 pub fn sweep_series(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] sweep_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     index: usize,
+    from: Option<usize>,
+    to: Option<usize>,
 ) -> Result<js_sys::Float64Array, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let sweep_id = &text_arg("sweepId", sweep_id)?;
     let raw = decode_params(params)?;
-    let ys = api::sweep_series(model_id, sweep_id, &raw, index).map_err(|e| model_error(&e))?;
+    let points = from.unwrap_or(0)..to.unwrap_or(usize::MAX);
+    let ys = api::sweep_points(model_id, sweep_id, &raw, index, points).map_err(|e| model_error(&e))?;
     Ok(js_sys::Float64Array::from(ys.as_slice()))
 }
 

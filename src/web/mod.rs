@@ -214,6 +214,19 @@ pub fn report(
     model_call(model_id, params, |id, raw| SESSION.with(|s| s.report(id, raw)))
 }
 
+/// [`report`] where its evaluation is quick (milliseconds for every
+/// accepted input): what the page calls on every keystroke. Where the
+/// evaluation may take long (MapReduce's largest or general LPs), the
+/// report has the field problems, field states and `changed`, no outputs,
+/// and `deferred: true`: call `report` in a worker for the rest.
+#[wasm_bindgen(js_name = quickReport, unchecked_return_type = "Report")]
+pub fn quick_report(
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
+) -> Result<JsValue, JsValue> {
+    model_call(model_id, params, |id, raw| SESSION.with(|s| s.quick_report(id, raw)))
+}
+
 /// `x` as the page shows an output: `digits` significant figures, `× 10ⁿ`
 /// far from 1, an em dash for a non-finite value.
 #[wasm_bindgen(js_name = formatNumber)]

@@ -270,6 +270,12 @@ export interface Report {
   fields: Record<string, FieldState>;
   /** The parameters whose value differs from the default (what a link must carry). */
   changed: string[];
+  /**
+   * True when `quickReport` left out a long evaluation: every field is
+   * valid on its own, and outputs, tables and remarks come from `report`
+   * (run it in a worker).
+   */
+  deferred: boolean;
 }
 
 /**
@@ -405,6 +411,41 @@ export interface MapLayout extends MapLayoutData {
 export interface SweepPlan {
   xs: Float64Array;
   values: Float64Array;
+}
+
+/** A chart's axis: `bounds` fixed or from the data (`lo > hi` runs downwards); `tick_labels[v - 1]` labels the tick at whole number v. */
+export interface ChartAxis {
+  label: string;
+  scale: Scale;
+  bounds: [number, number] | null;
+  tick_labels?: string[];
+}
+
+/** A bar on row `row` from `from` to `to` (a Gantt chart's). */
+export interface ChartSpan {
+  row: number;
+  from: number;
+  to: number;
+}
+
+/** One series of a chart: points, or bars (`style: "spans"`); `color` indexes the palette. */
+export interface ChartSeries {
+  name: string;
+  points: [number, number][];
+  style: "line" | "dashed" | "points" | "marker" | "spans";
+  color: number;
+  spans?: ChartSpan[];
+}
+
+/** A chart as data (`chartData`), for `paintChart`. */
+export interface Chart {
+  title: string;
+  x: ChartAxis;
+  y: ChartAxis;
+  series: ChartSeries[];
+  legend: "auto" | "upper-right" | "upper-left" | "lower-left" | "lower-right";
+  /** A sentence about what the chart shows. */
+  note?: string;
 }
 
 /** The analysis of measured data (`analyze`). */

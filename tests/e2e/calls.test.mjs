@@ -1,5 +1,5 @@
 // The page makes one wasm call per keystroke: on each model's tab, an edit
-// of a field runs exactly one `report` and one `drawChart` per chart figure
+// of a field runs exactly one `quickReport` and one `drawChart` per chart figure
 // on the main thread (counted by www/wasm.js in window.isoperf.calls), and
 // no `check`, `evaluate`, `tables` or `remarks`; sweeps and maps are
 // computed in their workers, and only the sweeps' finished curves are drawn
@@ -40,7 +40,7 @@ describe('one wasm call per keystroke', () => {
   });
 
   for (const model of MODELS) {
-    test(`${model}: an edit runs one report and one drawChart per chart figure, nothing else on this thread`, async () => {
+    test(`${model}: an edit runs one quickReport and one drawChart per chart figure, nothing else on this thread`, async () => {
       await withPage(env, { hash: `#model=${model}` }, async ({ page }) => {
         await settled(page);
         // The first number field of the form, typed into as a user would: its text plus a space.
@@ -50,7 +50,7 @@ describe('one wasm call per keystroke', () => {
         const charts = await page.$$eval('#charts figure.chart[data-chart]', (fs) => fs.length);
         const sweeps = await page.$$eval('#charts figure.sweep', (fs) => fs.length);
         const before = await page.evaluate(() => ({ ...window.isoperf.calls }));
-        assert.ok(before.report >= 1, `the page calls report (${JSON.stringify(before)})`);
+        assert.ok(before.quickReport >= 1, `the page calls quickReport (${JSON.stringify(before)})`);
 
         const hasMap = await page.$eval('#map', (m) => !m.hidden);
         const edited = await page.evaluate(() => performance.now());
@@ -59,8 +59,8 @@ describe('one wasm call per keystroke', () => {
         await afterFrames(page);
         const atKeystroke = await callsSince(page, before);
         delete atKeystroke.mapLayout; // a quick map may already be back and drawn: counted with the workers below
-        assert.deepEqual(atKeystroke, { report: 1, ...(charts ? { drawChart: charts } : {}) },
-          `${model}: typing in ${key} ("${text}" + " ") calls report once and drawChart for each of ${charts} charts`);
+        assert.deepEqual(atKeystroke, { quickReport: 1, ...(charts ? { drawChart: charts } : {}) },
+          `${model}: typing in ${key} ("${text}" + " ") calls quickReport once and drawChart for each of ${charts} charts`);
 
         // Then the workers answer: a sweep's curves are drawn once each, the map laid out once (mapLayout) and drawn.
         await page.waitForFunction(([b, n, edited, hasMap]) => (window.isoperf.calls.drawSweep ?? 0) - (b.drawSweep ?? 0) >= n
@@ -68,7 +68,7 @@ describe('one wasm call per keystroke', () => {
         await page.waitForTimeout(200);
         await settled(page);
         const all = await callsSince(page, before);
-        assert.deepEqual(all, { report: 1, ...(charts ? { drawChart: charts } : {}), ...(sweeps ? { drawSweep: sweeps } : {}), ...(hasMap ? { mapLayout: 1 } : {}) },
+        assert.deepEqual(all, { quickReport: 1, ...(charts ? { drawChart: charts } : {}), ...(sweeps ? { drawSweep: sweeps } : {}), ...(hasMap ? { mapLayout: 1 } : {}) },
           `${model}: after the workers answered`);
         for (const name of ['check', 'evaluate', 'tables', 'remarks', 'isoMap', 'isoMapRows']) assert.equal(all[name], undefined, `no ${name} call`);
       });

@@ -185,6 +185,39 @@ describe('embedding', () => {
     }
   });
 
+  test('a long evaluation (10⁶ MapReduce intervals) shows "Computing…", then the results and the chart', async () => {
+    const { page, log, close } = await openHost('/long', `
+      <script type="module" src="${script()}"></script>
+      <isoperf-model id="c" model="mapreduce" params="m=10000&amp;r=1000&amp;l=10" show="outputs,chart:gantt" editable="m"></isoperf-model>`);
+    try {
+      const ready = () => page.waitForFunction(() => {
+        const root = document.getElementById('c')?.shadowRoot?.querySelector('.root');
+        return root?.dataset.state === 'ready' && root.querySelector('figure')?.dataset.state === 'drawn';
+      }, null, { timeout: 20_000 });
+      await ready();
+      const want = await expected(page, 'mapreduce', { m: '10000', r: '1000', l: '10' });
+      const c = await view(page, 'c');
+      for (const key of ['T', 'intervals', 'speedup']) assert.equal(c.outputs[key], want[key], `output ${key}`);
+      assert.equal(c.outputs.intervals, '1000009');
+      // An edit that stays long: at once "Computing…" (the quick report deferred it), then the new results.
+      const during = await page.evaluate(() => {
+        const root = document.getElementById('c').shadowRoot;
+        const input = root.querySelector('input[data-key=m]');
+        input.value = '9000';
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        return { state: root.querySelector('.root').dataset.state, messages: [...root.querySelectorAll('.problems p')].map((p) => p.textContent) };
+      });
+      assert.deepEqual(during, { state: 'computing', messages: ['Computing… (a long evaluation)'] });
+      await ready();
+      const after = await view(page, 'c');
+      assert.equal(after.outputs.T, (await expected(page, 'mapreduce', { m: '9000', r: '1000', l: '10' })).T, 'T for m = 9000');
+      assert.deepEqual(after.messages, []);
+      assertQuietHost(log);
+    } finally {
+      await close();
+    }
+  });
+
   test('bad attributes are messages inside the element, shown as text, and never break the host page', async () => {
     const hostile = '<img src=x onerror="window.pwned=1">';
     const { page, log, close } = await openHost('/bad', `

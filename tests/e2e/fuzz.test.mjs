@@ -4,11 +4,12 @@
 // outside [0, 1], every error naming what to change; and every case ever
 // found (tests/fuzz-found.json) replayed. Calls over the per-call budget
 // are printed as diagnostics, not failed: a test does not time things (the
-// long run, `npm run fuzz -- --calls 200000 --budget 100`, reports them).
+// long run, `npm run fuzz -- --calls 1000000 --budget 100 --worker-budget
+// 10000`, reports them).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fuzz, loadPackage, replay } from '../../scripts/fuzz.mjs';
+import { budgets, fuzz, loadPackage, replay } from '../../scripts/fuzz.mjs';
 
 /** Calls per model in the short run (about 3 s in all). */
 const CALLS = 2000;
@@ -18,7 +19,7 @@ const BUDGET_MS = 1000;
 test('the short fuzz run finds no trap, no non-finite output, no negative time, no error that names nothing', async (t) => {
   const isoperf = await loadPackage();
   for (const seed of [1, 2]) {
-    const { calls, findings, broken } = fuzz(isoperf, { calls: CALLS, seed, budget: BUDGET_MS });
+    const { calls, findings, broken } = fuzz(isoperf, { calls: CALLS, seed, budget: budgets(BUDGET_MS) });
     assert.ok(calls >= CALLS * 5, `${calls} calls`);
     assert.equal(broken, false, 'the instance still answers');
     for (const f of findings.filter((x) => x.problem.startsWith('slow'))) t.diagnostic(`slow: ${f.model} ${f.problem}: ${f.case}`);
@@ -28,7 +29,7 @@ test('the short fuzz run finds no trap, no non-finite output, no negative time, 
 });
 
 test('every case ever found stays fixed', async () => {
-  const { cases, problems } = replay(await loadPackage(), 60_000);
+  const { cases, problems } = replay(await loadPackage(), budgets(60_000, 60_000));
   assert.ok(cases >= 20, `${cases} cases`);
   assert.deepEqual(problems, []);
 });

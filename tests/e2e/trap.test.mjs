@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { MAP_DONE, ROOT, evaluateInPage, listen, openPage, outputTexts, showsValue, startEnv, startHost, stopEnv, waitComplete } from './helpers.mjs';
 
 /** Parameter texts that make an export trap (each only in the export named). */
-const MAGIC = { report: '4242.4242', isoMapRows: '0.43434343', sweepSeries: '4444.4444' };
+const MAGIC = { report: '4242.4242', reportWorker: '0.42424242', isoMapRows: '0.43434343', sweepSeries: '4444.4444' };
 const NOTICE = 'Internal error — please report this link: ';
 
 /**
@@ -34,20 +34,23 @@ const NOTICE = 'Internal error — please report this link: ';
 function wrapExport(source, name, magic) {
   const declaration = `export function ${name}(`;
   assert.ok(source.includes(declaration), `the glue exports ${name}`);
-  return `${source.replace(declaration, `function __trapTest_${name}(`)}
+  const inner = `__trapTest_${name}_${magic.replace('.', '_')}`; // an export may be wrapped twice
+  return `${source.replace(declaration, `function ${inner}(`)}
 export function ${name}(...args) {
   if (args.some((a) => a !== null && typeof a === 'object' && Object.values(a).includes(${JSON.stringify(magic)}))) {
     new Uint8Array(wasm.memory.buffer).fill(0xff);
   }
-  return __trapTest_${name}(...args);
+  return ${inner}(...args);
 }
 `;
 }
 
 const glue = (file) => readFileSync(join(ROOT, 'pkg', file), 'utf8');
 const PATCHED = {
-  'isoperf_core.js': wrapExport(glue('isoperf_core.js'), 'report', MAGIC.report),
-  'isoperf.js': ['report', 'isoMapRows', 'sweepSeries'].reduce((src, name) => wrapExport(src, name, MAGIC[name]), glue('isoperf.js')),
+  'isoperf_core.js': ['report', 'quickReport'].reduce((src, name) => wrapExport(src, name, MAGIC.report), glue('isoperf_core.js')),
+  // MAGIC.reportWorker: only the full `report`, which the page calls only in its report worker (a deferred report).
+  'isoperf.js': [['report', MAGIC.report], ['quickReport', MAGIC.report], ['report', MAGIC.reportWorker], ['isoMapRows', MAGIC.isoMapRows], ['sweepSeries', MAGIC.sweepSeries]]
+    .reduce((src, [name, magic]) => wrapExport(src, name, magic), glue('isoperf.js')),
 };
 
 let env;
@@ -107,7 +110,7 @@ function assertNoErrors(log) {
 }
 
 describe('a trap', () => {
-  test('in report: the notice with the link, the instance replaced, the next edit computes', async () => {
+  test('in quickReport: the notice with the link, the instance replaced, the next edit computes', async () => {
     const { page, log, close } = await openPage(env, { hash: '#model=pmm' });
     try {
       await waitComplete(page, 'pmm');
@@ -120,7 +123,7 @@ describe('a trap', () => {
       assert.equal(n.text, `${NOTICE}${url}`);
       assert.equal(n.href, url);
       assert.equal(n.role, 'alert');
-      assert.deepEqual((await traps(page)).map((t) => t.where), ['report']);
+      assert.deepEqual((await traps(page)).map((t) => t.where), ['quickReport']);
       assert.match((await traps(page))[0].message, /^Internal error \(unreachable\)/);
       const status = await page.$eval('#status', (s) => ({ hidden: s.hidden, text: s.textContent }));
       assert.equal(status.hidden, false);
@@ -153,7 +156,7 @@ describe('a trap', () => {
       const url = await page.evaluate(() => location.href);
       assert.equal((await notice(page)).text, `${NOTICE}${url}`);
       // The first paint (first-paint module) and the update after the full module loaded: both trapped, both replaced.
-      assert.deepEqual((await traps(page)).map((t) => t.where), ['report', 'report']);
+      assert.deepEqual((await traps(page)).map((t) => t.where), ['quickReport', 'quickReport']);
       await edit(page, 'N', '100');
       await page.waitForFunction(() => !document.getElementById('status').textContent, null, { timeout: 5_000 });
       await assertOutputs(page, 'pmm', { N: '100' });
@@ -185,6 +188,27 @@ describe('a trap', () => {
       assert.equal(await page.$eval('#map .map-canvas', (c) => c.classList.contains('stale')), false);
       assert.equal((await traps(page)).length, 1, 'no second trap: the worker computed on a new instance');
       await assertOutputs(page, 'pmm', { t_io: '0.001' });
+      assertNoErrors(log);
+    } finally {
+      await close();
+    }
+  });
+
+  test('in the report worker (a long evaluation): the notice, the status says so, the next edit computes', async () => {
+    // 10⁶ intervals: quickReport defers the report to the report worker, whose `report` traps on the magic s_red.
+    const long = 'm=10000&r=1000&l=10';
+    const { page, log, close } = await openPage(env, { hash: `#model=mapreduce&${long}&s_red=${MAGIC.reportWorker}`, waitReady: false });
+    try {
+      await page.waitForSelector('#internal-error', { state: 'visible', timeout: 20_000 });
+      const url = await page.evaluate(() => location.href);
+      assert.equal((await notice(page)).text, `${NOTICE}${url}`);
+      assert.deepEqual((await traps(page)).map((t) => t.where), ['report worker']);
+      await page.waitForFunction(() => /^No results: Internal error \(unreachable\)/.test(document.getElementById('status').textContent), null, { timeout: 5_000 });
+
+      await edit(page, 's_red', '0.02');
+      await page.waitForFunction(() => !document.getElementById('status').textContent && document.querySelector('#outputs output').textContent !== '—', null, { timeout: 20_000 });
+      await assertOutputs(page, 'mapreduce', { m: '10000', r: '1000', l: '10', s_red: '0.02' });
+      assert.equal((await traps(page)).length, 1, 'no second trap: the worker computed on a new instance');
       assertNoErrors(log);
     } finally {
       await close();

@@ -15,7 +15,9 @@
 // Every element of a page shares one wasm instance: they all import
 // ../wasm.js, and an ES module is evaluated once per page. The first-paint
 // module answers outputs and tables; the full one is loaded only for charts
-// and maps. No worker (a page cannot start one from another origin): a map
+// and maps. A report whose evaluation is long (quickReport defers it:
+// MapReduce's largest shuffles) is computed here too, in a task after
+// "Computing…" is painted. No worker (a page cannot start one from another origin): a map
 // preset's grid (at most 64 × 64) is computed here in bands of rows of about
 // 12 ms each, yielding to the page between bands. Attributes are untrusted text: each problem is a message
 // inside the element (set as textContent, never parsed as HTML), and nothing
@@ -184,6 +186,8 @@ class IsoperfModel extends HTMLElement {
   #width = 0;
   #frame = 0;
   #mapTimer = 0;
+  /** Bumped by every quick report: a long report waiting for an older one is dropped. */
+  #longToken = 0;
   /** The internal-error notice, until dismissed (it stays through re-renders). */
   #notice = null;
   #resize = new ResizeObserver(() => this.#resized());
@@ -381,18 +385,53 @@ class IsoperfModel extends HTMLElement {
     return nodes;
   }
 
-  /** One report for the values: problems, outputs, remarks, tables, field states. */
+  /**
+   * One quick report for the values: problems, outputs, remarks, tables,
+   * field states; a deferred one (a long evaluation) shows "Computing…" and
+   * is computed whole after that is painted (#computeLong).
+   */
   #compute() {
     const view = this.#view;
-    const root = this.#root;
     let r;
     try {
       if (view.blocked) throw new Error('No results: params is too long.');
-      r = wasm.report(view.model.id, { ...view.values });
+      r = wasm.quickReport(view.model.id, { ...view.values });
     } catch (e) {
       if (e?.internal) this.#internal();
       r = { problems: [{ key: '', message: e?.message ?? String(e) }], outputs: null, display: null, tables: null, remarks: [], fields: {} };
     }
+    this.#longToken += 1; // a long report still waiting is no longer wanted
+    if (r.deferred) this.#computeLong();
+    this.#show(r);
+  }
+
+  /**
+   * The whole report for a deferred one, on this thread (an element has no
+   * worker): in a task after the next paint, so "Computing…" shows first;
+   * an edit before then supersedes it.
+   */
+  #computeLong() {
+    const view = this.#view;
+    const token = this.#longToken;
+    const wanted = () => view === this.#view && token === this.#longToken && this.isConnected;
+    requestAnimationFrame(() => setTimeout(() => this.#guard(() => {
+      if (!wanted()) return;
+      let r;
+      try {
+        r = wasm.report(view.model.id, { ...view.values });
+      } catch (e) {
+        if (e?.internal) this.#internal();
+        r = { problems: [{ key: '', message: e?.message ?? String(e) }], outputs: null, display: null, tables: null, remarks: [], fields: {} };
+      }
+      this.#show(r);
+      this.#scheduleCharts();
+    }), 0));
+  }
+
+  /** Shows report `r` (and tells the host, unless it is still computing). */
+  #show(r) {
+    const view = this.#view;
+    const root = this.#root;
     view.report = r;
 
     const atField = new Map();
@@ -405,6 +444,7 @@ class IsoperfModel extends HTMLElement {
       }
     }
     if (atField.size && !general.length) general.push(`No results: fix the highlighted field${atField.size > 1 ? 's' : ''}.`);
+    if (r.deferred && !general.length) general.push('Computing… (a long evaluation)');
     root.querySelector('.problems').replaceChildren(...general.map((t) => el('p', { text: clip(t) })));
     for (const field of root.querySelectorAll('.field[data-key]')) {
       const key = field.dataset.key;
@@ -428,13 +468,14 @@ class IsoperfModel extends HTMLElement {
       card.querySelector('.output-human').textContent = o.unit === 's' ? shown?.human ?? '' : '';
       card.querySelector('.output-remark').textContent = remarks.filter((x) => x.key === o.key).map((x) => x.text).join(' ');
     }
-    root.querySelector('.outputs')?.classList.toggle('stale', r.problems.length > 0);
+    root.querySelector('.outputs')?.classList.toggle('stale', r.problems.length > 0 || r.deferred);
     const tables = root.querySelector('.tables');
     if (tables) {
       if (r.tables) tables.replaceChildren(...tableCards(r.tables));
       tables.classList.toggle('stale', !r.tables);
     }
-    root.dataset.state = r.problems.length ? 'invalid' : 'ready';
+    root.dataset.state = r.problems.length ? 'invalid' : r.deferred ? 'computing' : 'ready';
+    if (r.deferred) return;
     this.dispatchEvent(new CustomEvent('isoperf-update', {
       detail: { model: view.model.id, values: { ...view.values }, outputs: r.outputs, problems: r.problems },
     }));
@@ -470,7 +511,7 @@ class IsoperfModel extends HTMLElement {
 
   #drawCharts() {
     const view = this.#view;
-    if (!view) return;
+    if (!view || view.report?.deferred) return; // drawn once the long report is in (#computeLong)
     const ratio = pixelRatio();
     const blocked = view.report?.problems.length ? view.report.problems.map((p) => problemText(view.model, p)).join(' ') : '';
     for (const fig of this.#root.querySelectorAll('figure[data-chart]')) {

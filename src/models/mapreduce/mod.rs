@@ -175,7 +175,16 @@ impl Evaluation {
 }
 
 pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
-    let solution = schedule::solve(&inputs.shuffle()).map_err(|e| match e {
+    evaluated(inputs, schedule::solve(&inputs.shuffle()))
+}
+
+/// [`evaluate`] where that is quick (see [`schedule::solve_quick`]).
+pub fn evaluate_quick(inputs: &Inputs) -> Option<Result<Evaluation, ModelError>> {
+    Some(evaluated(inputs, schedule::solve_quick(&inputs.shuffle())?))
+}
+
+fn evaluated(inputs: &Inputs, solution: Result<Solution, SolveError>) -> Result<Evaluation, ModelError> {
+    let solution = solution.map_err(|e| match e {
         SolveError::TooLarge { .. } => ModelError::param(ParamError::constraint(
             inputs.mappers_key,
             e.to_string(),
@@ -527,6 +536,16 @@ impl Model for MapReduce {
         let inputs = Inputs::new(p)?;
         let result = evaluate(&inputs)?;
         Ok(Evaluated { inputs, result })
+    }
+
+    /// Long: more than [`schedule::QUICK_INTERVALS`] intervals, or a
+    /// shuffle the chain method does not solve (the general simplex).
+    fn evaluate_quick(p: &Params) -> Option<Result<MapReduceEvaluation, ModelError>> {
+        let inputs = match Inputs::new(p) {
+            Ok(inputs) => inputs,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(evaluate_quick(&inputs)?.map(|result| Evaluated { inputs, result }))
     }
 
     fn tables(e: &MapReduceEvaluation) -> Vec<Table> {

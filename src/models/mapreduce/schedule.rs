@@ -248,7 +248,6 @@ struct Scaled {
 
 impl Scaled {
     /// The largest over the smallest non-zero coefficient of the LP.
-    #[cfg(feature = "full")]
     fn span(&self) -> f64 {
         let coefficients = self.a.iter().chain([&self.s, &self.c]).copied().filter(|v| *v > 0.0 && v.is_finite());
         let (lo, hi) = coefficients.fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
@@ -300,6 +299,36 @@ pub fn solve(p: &Shuffle) -> Result<Solution, SolveError> {
         Some(s) => Ok(s),
         None => simplex(p),
     }
+}
+
+/// The most intervals [`solve_quick`] solves: the chain method over them
+/// takes a few milliseconds (natively about 1 ms, in the browser under
+/// 15 ms).
+pub const QUICK_INTERVALS: usize = 200_000;
+
+/// [`solve`] where that is quick: the chain method over at most
+/// [`QUICK_INTERVALS`] intervals, or an immediate refusal. `None` where the
+/// shuffle needs longer: more intervals, or the general simplex (its
+/// constraint generation can take a few hundred milliseconds).
+pub fn solve_quick(p: &Shuffle) -> Option<Result<Solution, SolveError>> {
+    if p.intervals.count() > QUICK_INTERVALS {
+        return None;
+    }
+    match chain(p) {
+        Some(s) => Some(Ok(s)),
+        None => simplex_refusal(p).map(Err),
+    }
+}
+
+/// Why the general simplex would refuse `p` at once, if it would: too
+/// large, or coefficients beyond double precision.
+fn simplex_refusal(p: &Shuffle) -> Option<SolveError> {
+    let size = p.intervals.count() + 1;
+    if size > MAX_SIMPLEX_SIZE {
+        return Some(SolveError::TooLarge { size });
+    }
+    let span = p.scaled().span();
+    (span > MAX_SIMPLEX_SPAN).then_some(SolveError::Precision { span })
 }
 
 /// Relative tolerance of the optimality certificate.
@@ -437,16 +466,12 @@ pub fn simplex(p: &Shuffle) -> Result<Solution, SolveError> {
     let iv = p.intervals;
     let m = iv.m();
     let n_total = iv.count();
-    let size = n_total + 1;
-    if size > MAX_SIMPLEX_SIZE {
-        return Err(SolveError::TooLarge { size });
+    // Beyond MAX_SIMPLEX_SPAN the simplex works below round-off: it stalls
+    // (after seconds) or returns a point it cannot certify. Refuse at once instead.
+    if let Some(refusal) = simplex_refusal(p) {
+        return Err(refusal);
     }
     let sc = p.scaled();
-    // Beyond this spread the simplex works below round-off: it stalls (after
-    // seconds) or returns a point it cannot certify. Refuse at once instead.
-    if sc.span() > MAX_SIMPLEX_SPAN {
-        return Err(SolveError::Precision { span: sc.span() });
-    }
     // Cuts per interval: start with the newest and the oldest mapper of each
     // sender range (the largest part where α grows or shrinks along the pipeline).
     let mut cuts: Vec<Vec<usize>> = (1..=n_total)
@@ -456,42 +481,47 @@ pub fn simplex(p: &Shuffle) -> Result<Solution, SolveError> {
             ks
         })
         .collect();
-    for round in 1..=50 {
-        let mut lp = Problem::new(OptimizationDirection::Minimize);
-        let last_a = sc.a.last().copied().unwrap_or(1.0);
-        let x: Vec<_> =
-            (0..m).map(|k| lp.add_var(if k + 1 == m { last_a } else { 0.0 }, (0.0, f64::INFINITY))).collect();
-        let d: Vec<_> = (m..=n_total).map(|_| lp.add_var(1.0, (0.0, f64::INFINITY))).collect();
-        lp.add_constraint(x.iter().map(|&v| (v, 1.0)).collect::<Vec<_>>(), ComparisonOp::Eq, 1.0);
-        let mut count = 1;
-        for (n, ks) in (1..=n_total).zip(&cuts) {
-            for &k in ks {
-                let Some(&xk) = x.get(k - 1) else { continue };
-                if n < m {
-                    // A_{n+1} x_{n+1} − A_n x_n − c x_k ≥ −S
-                    let (an, an1) = (sc.a.get(n - 1).copied().unwrap_or(0.0), sc.a.get(n).copied().unwrap_or(0.0));
-                    let (xn, xn1) = (x.get(n - 1).copied(), x.get(n).copied());
-                    let (Some(xn), Some(xn1)) = (xn, xn1) else { continue };
-                    let mut terms = vec![(xn1, an1), (xn, -an)];
-                    match terms.iter_mut().find(|(v, _)| *v == xk) {
-                        Some(term) => term.1 -= sc.c,
-                        None => terms.push((xk, -sc.c)),
-                    }
-                    lp.add_constraint(terms, ComparisonOp::Ge, -sc.s);
-                } else if let Some(&dn) = d.get(n - m) {
-                    lp.add_constraint(vec![(dn, 1.0), (xk, -sc.c)], ComparisonOp::Ge, 0.0);
-                }
+    let mut lp = Problem::new(OptimizationDirection::Minimize);
+    let last_a = sc.a.last().copied().unwrap_or(1.0);
+    let x: Vec<_> = (0..m).map(|k| lp.add_var(if k + 1 == m { last_a } else { 0.0 }, (0.0, f64::INFINITY))).collect();
+    let d: Vec<_> = (m..=n_total).map(|_| lp.add_var(1.0, (0.0, f64::INFINITY))).collect();
+    lp.add_constraint(x.iter().map(|&v| (v, 1.0)).collect::<Vec<_>>(), ComparisonOp::Eq, 1.0);
+    // The constraint of interval n for sender k: A_{n+1} x_{n+1} − A_n x_n − c x_k ≥ −S
+    // before the last mapper, d_n − c x_k ≥ 0 after it.
+    let cut = |n: usize, k: usize| -> Option<(Vec<(microlp::Variable, f64)>, f64)> {
+        let xk = *x.get(k.checked_sub(1)?)?;
+        if n < m {
+            let (an, an1) = (*sc.a.get(n - 1)?, *sc.a.get(n)?);
+            let (xn, xn1) = (*x.get(n - 1)?, *x.get(n)?);
+            let mut terms = vec![(xn1, an1), (xn, -an)];
+            match terms.iter_mut().find(|(v, _)| *v == xk) {
+                Some(term) => term.1 -= sc.c,
+                None => terms.push((xk, -sc.c)),
+            }
+            Some((terms, -sc.s))
+        } else {
+            Some((vec![(*d.get(n - m)?, 1.0), (xk, -sc.c)], 0.0))
+        }
+    };
+    let mut count = 1;
+    for (n, ks) in (1..=n_total).zip(&cuts) {
+        for &k in ks {
+            if let Some((terms, rhs)) = cut(n, k) {
+                lp.add_constraint(terms, ComparisonOp::Ge, rhs);
                 count += 1;
             }
         }
-        // No time limit: a limit on time gives different answers on machines
-        // of different speed. The simplex ends on its own (an optimum, or
-        // an error when it stalls), and the LP is at most MAX_SIMPLEX_SIZE.
-        let solution =
-            lp.solve().ok().and_then(|s| s.into_solution().ok()).ok_or(SolveError::Precision { span: sc.span() })?;
+    }
+    // No time limit: a limit on time gives different answers on machines of
+    // different speed. The simplex ends on its own (an optimum, or an error
+    // when it stalls), and the LP is at most MAX_SIMPLEX_SIZE. Each later
+    // round adds its cuts to the solved LP (a warm dual simplex), not anew.
+    let failed = || SolveError::Precision { span: sc.span() };
+    let mut solution = lp.solve().ok().and_then(|s| s.into_solution().ok()).ok_or_else(failed)?;
+    for round in 1..=50 {
         let xs: Vec<f64> = x.iter().map(|&v| solution.var_value(v).max(0.0)).collect();
         let largest = iv.largest_senders(&xs);
-        let mut added = false;
+        let mut violated = Vec::new();
         for (n, (&k, ks)) in (1..=n_total).zip(largest.iter().zip(cuts.iter_mut())) {
             if ks.contains(&k) {
                 continue;
@@ -505,12 +535,21 @@ pub fn simplex(p: &Shuffle) -> Result<Solution, SolveError> {
             };
             if slack < -1e-9 {
                 ks.push(k);
-                added = true;
+                violated.push((n, k));
             }
         }
-        if !added {
+        if violated.is_empty() {
             let t = p.boundaries(&sc, &xs, &largest);
             return Ok(p.unscale(&sc, xs, t, largest, Method::Simplex { rounds: round, constraints: count }));
+        }
+        for (n, k) in violated {
+            let Some((terms, rhs)) = cut(n, k) else { continue };
+            solution = solution
+                .add_constraint(terms, ComparisonOp::Ge, rhs)
+                .ok()
+                .and_then(|s| s.into_solution().ok())
+                .ok_or_else(failed)?;
+            count += 1;
         }
     }
     Err(SolveError::Precision { span: sc.span() })

@@ -1,0 +1,25 @@
+// Computes a report whose evaluation is long (quickReport answered
+// `deferred`: MapReduce's largest shuffles and its general LPs) off the
+// main thread, with the model's charts as data for the page to paint
+// (paintChart). One evaluation serves both: the worker's session keeps it.
+// A newer request replaces a worker stuck in this one long call
+// (worker-client.js).
+
+import { chartData, report } from '../pkg/isoperf.js';
+import { failure, serve } from './worker-serve.js';
+
+serve({
+  run({ model, params, charts }, job) {
+    const r = report(model, params);
+    if (!job.current()) return;
+    // Each chart, or why it is not drawn (as drawChart would throw it).
+    const drawn = charts.map((id) => {
+      try {
+        return { id, chart: chartData(model, id, params) };
+      } catch (e) {
+        return { id, ...failure(e) };
+      }
+    });
+    job.post({ done: true, report: r, charts: drawn });
+  },
+});
