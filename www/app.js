@@ -107,8 +107,14 @@ function requestLongReport(fromMap) {
   state.long.client.send({ model: state.model.id, params: { ...state.values }, charts: state.model.charts.map((c) => c.id) });
 }
 
+/** What the link named that does not exist, a sentence each, until the next link is read. */
+function showLinkNotices(notices) {
+  $('link-note').replaceChildren(...notices.map((text) => el('p', { text })));
+}
+
 function loadFromHash() {
-  const { model, values, examples, map } = readHash();
+  const { model, values, examples, map, notices } = readHash();
+  showLinkNotices(notices);
   if (state.model !== model) {
     showModel(model);
     buildMap(model, map);

@@ -2,29 +2,64 @@
 // whose text differs from its default (as the last report lists them), the
 // example chosen for each data set, a map the user changed, and `embed`
 // (the page inside another page's iframe, showing only the parts it names:
-// embed-mode.js), which the page keeps as it rewrites the hash.
+// embed-mode.js), which the page keeps as it rewrites the hash. What a link
+// names that does not exist is left out with a notice (readHash).
 
 import { state } from './state.js';
 import { fieldText } from './wasm.js';
 import { defaultsOf } from './form.js';
+import { GRIDS } from './map.js';
 
 /** The hash's keys and values. */
 export const hashParams = () => new URLSearchParams(location.hash.replace(/^#/, ''));
 
-/** What the hash asks for: {model, values, examples, map (null: the model's first preset)}. */
+/** Keys of the hash that are not parameters: the model, the map's, `embed`. */
+const PAGE_KEYS = new Set(['model', 'embed', 'map.output', 'map.x', 'map.y', 'map.levels', 'map.grid']);
+
+/** A text from the link, quoted and cut, for a notice (shown as text, never parsed). */
+const quoted = (text) => `'${text.length > 40 ? `${text.slice(0, 39)}…` : text}'`;
+
+/**
+ * What the hash asks for: {model, values, examples, map (null: the model's
+ * first preset), notices}. What it names that does not exist (a model, a
+ * parameter, a data set or example, a map grid the panel does not offer)
+ * is left out, and `notices` says so in a sentence each.
+ */
 export function readHash() {
   const h = hashParams();
   const { models, byId } = state.registry;
-  const model = byId.get(h.get('model')) ?? models[0];
+  const notices = [];
+  const asked = h.get('model');
+  const model = byId.get(asked) ?? models.find((m) => m.id.toLowerCase() === asked?.trim().toLowerCase()) ?? models[0];
+  if (asked !== null && model.id.toLowerCase() !== asked.trim().toLowerCase()) {
+    notices.push(`The link names no model ${quoted(asked)}: showing ${model.title}.`);
+  }
   const values = defaultsOf(model);
   for (const p of model.params) if (h.has(p.key)) values[p.key] = h.get(p.key);
   const examples = {};
-  for (const d of model.datasets) if (h.has(`data.${d.id}`)) examples[d.id] = h.get(`data.${d.id}`);
-  const grid = Number(h.get('map.grid') ?? model.maps[0]?.grid ?? 256);
-  const map = h.has('map.x')
-    ? { output: h.get('map.output') ?? model.maps[0]?.output ?? '', x: h.get('map.x'), y: h.get('map.y') ?? '', levels: (h.get('map.levels') ?? '').split(',').filter(Boolean).map(Number), nx: grid, ny: grid }
-    : null;
-  return { model, values, examples, map };
+  for (const d of model.datasets) {
+    const example = h.get(`data.${d.id}`);
+    if (example === null) continue;
+    if (d.examples.some((e) => e.id === example)) examples[d.id] = example;
+    else notices.push(`The link's example ${quoted(example)} for ${d.title} is not one of its examples (${d.examples.map((e) => e.id).join(', ')}): left out.`);
+  }
+  const unknown = [...new Set([...h.keys()])].filter((k) => !PAGE_KEYS.has(k) && !model.params.some((p) => p.key === k) && !model.datasets.some((d) => `data.${d.id}` === k));
+  if (unknown.length) {
+    const list = unknown.slice(0, 5).map(quoted).join(', ') + (unknown.length > 5 ? ` and ${unknown.length - 5} more` : '');
+    notices.push(`The link's ${list} ${unknown.length > 1 ? 'are not parameters' : 'is not a parameter'} of ${model.title}: left out.`);
+  }
+  let map = null;
+  if (h.has('map.x')) {
+    const preset = model.maps[0];
+    const text = h.get('map.grid');
+    let grid = Number(text ?? preset?.grid ?? GRIDS[0]);
+    if (!GRIDS.includes(grid)) {
+      grid = preset?.grid ?? GRIDS[0];
+      notices.push(`The link's map grid ${quoted(text)} is not one the map offers (${GRIDS.join(', ')} points per axis): ${grid} is used.`);
+    }
+    map = { output: h.get('map.output') ?? preset?.output ?? '', x: h.get('map.x'), y: h.get('map.y') ?? '', levels: (h.get('map.levels') ?? '').split(',').filter(Boolean).map(Number), nx: grid, ny: grid };
+  }
+  return { model, values, examples, map, notices };
 }
 
 /** The `embed=` text of the hash (the parts an iframe shows), or null when the page is not embedded. */

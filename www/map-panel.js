@@ -145,9 +145,25 @@ export function onMapEvent(event) {
   return false;
 }
 
+/**
+ * A map the user has not changed (the model's first preset) follows the
+ * form's choices: the first preset whose two axes the choices use (a choice
+ * that leaves a preset's axis unused would paint a flat map). Where none
+ * does, the map says which parameters are in use.
+ */
+function followChoices() {
+  if (state.map.custom) return;
+  const inUse = (axis) => state.results?.fields?.[parseAxis(axis).key]?.active !== false;
+  const fit = state.model.maps.find((p) => inUse(p.x) && inUse(p.y));
+  if (!fit || presetOf(state.map.request, true) === fit) return;
+  state.map.request = presetRequest(fit);
+  fillMapControls();
+}
+
 /** Recomputes the map after `delay` ms (the user typing in the form), or at once (0). */
 export function requestMap(delay = 40) {
   if (!fullReady() || !state.model.maps.length || !state.map.request) return;
+  followChoices();
   clearTimeout(state.map.timer);
   if (delay) state.map.timer = setTimeout(sendMap, delay);
   else sendMap();

@@ -182,13 +182,20 @@ fn check_axis(model: &dyn AnyModel, raw: &RawParams, field: &str, axis: &MapAxis
     };
     // An axis the current choices leave unused would paint a flat map.
     if let (false, Some(when)) = (spec.applies(param, raw), &param.applies_when) {
+        let in_use: Vec<&str> = spec
+            .params
+            .iter()
+            .filter(|p| matches!(p.kind, ParamKind::Number { .. }) && spec.applies(p, raw))
+            .map(|p| p.key)
+            .collect();
         return Err(bad(
             field,
             format!(
-                "{} is not used with these choices: it applies when {} = {}",
+                "{} is not used with these choices: it applies when {} = {}; map over a parameter in use ({}) instead",
                 axis.key,
                 when.key,
-                when.values.join(" or ")
+                when.values.join(" or "),
+                in_use.join(", ")
             ),
         ));
     }

@@ -647,3 +647,28 @@ describe('iso-map: export', () => {
     });
   });
 });
+
+describe('iso-map: the form\'s choices', () => {
+  test('dlt with heterogeneous processors: no preset\'s axes are in use, and the map names the parameters that are; identical again paints the first preset', async () => {
+    const { page, log, close } = await openPage(env, { hash: '#model=dlt' });
+    try {
+      await page.waitForSelector(`${CANVAS}[data-labels]`, { state: 'attached', timeout: 20_000 });
+      await page.click('input[name=processors][value=heterogeneous]');
+      await page.waitForFunction((sel) => document.querySelector(sel)?.textContent, `${MAP} .map-error`, { timeout: 10_000 });
+      const message = await page.textContent(`${MAP} .map-error`);
+      assert.match(message, /^x: m is not used with these choices: it applies when processors = identical; map over a parameter in use \(([\w, ]+)\) instead$/);
+      const inUse = message.match(/in use \(([\w, ]+)\)/)[1].split(', ');
+      assert.ok(inUse.includes('V') && !inUse.includes('m'), `parameters in use: ${inUse}`);
+      assert.equal(await page.$eval(CANVAS, (c) => c.classList.contains('stale')), true);
+
+      await page.$eval(CANVAS, (c) => delete c.dataset.labels);
+      await page.click('input[name=processors][value=identical]');
+      await page.waitForSelector(`${CANVAS}[data-labels]`, { state: 'attached', timeout: 20_000 });
+      assert.equal(await page.textContent(`${MAP} .map-error`), '');
+      assert.equal(await page.$eval(`${MAP} .map-preset`, (s) => s.value), 'isoefficiency-v-m');
+      assert.deepEqual(pageProblems(log), []);
+    } finally {
+      await close();
+    }
+  });
+});
