@@ -13,7 +13,7 @@ import { state } from './state.js';
 import * as wasm from './wasm.js';
 import { readHash, writeHash } from './hash.js';
 import { applyPreset, buildForm, buildPresets, defaultsOf, fillForm, onEdit, onListClick, showFieldErrors, showFields } from './form.js';
-import { showInternalError, showResults } from './results.js';
+import { showInternalError, showResults, showStopped } from './results.js';
 import { buildCharts, scheduleCharts } from './charts.js';
 import { requestSweeps } from './sweeps.js';
 import { buildMap, onMapEvent, onMapHover, paintMap, requestMap, setMapRequest } from './map-panel.js';
@@ -88,6 +88,7 @@ function show(r, fromMap) {
 function requestLongReport(fromMap) {
   if (!wasm.fullReady()) return;
   state.long.fromMap = fromMap;
+  state.long.stopped = false;
   state.long.client ??= workerClient('report', {
     onProgress() {},
     onAnswer(data) {
@@ -130,6 +131,15 @@ function loadFromHash() {
   applyEmbed();
 }
 
+/** Repaints the charts and the map in the reader's colour scheme when it changes. */
+function watchColourScheme() {
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    if (!state.model) return;
+    scheduleCharts({ resized: true });
+    paintMap();
+  });
+}
+
 /** Redraws when the window moves to a screen of another pixel ratio. */
 function watchPixelRatio() {
   matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener('change', () => {
@@ -156,6 +166,13 @@ function wire() {
     fillForm();
     update();
   });
+  $('status').addEventListener('click', (e) => {
+    if (!e.target.classList.contains('status-stop')) return;
+    state.long.client?.cancel(); // the worker stops; its answer, if any, is dropped
+    state.long.stopped = true;
+    showStopped();
+    scheduleCharts();
+  });
   $('copy-link').addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(location.href);
@@ -176,6 +193,7 @@ function wire() {
     }
   }).observe($('charts'));
   watchPixelRatio();
+  watchColourScheme();
 }
 
 async function main() {

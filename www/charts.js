@@ -5,7 +5,7 @@
 // A new size or pixel ratio also redraws the sweeps (sweeps.js) from the
 // curves they already have.
 
-import { $, dpr, el, sizeCanvas } from './dom.js';
+import { $, dpr, el, sizeCanvas, theme } from './dom.js';
 import { state } from './state.js';
 import { drawChart, fullReady, paintChart } from './wasm.js';
 import { drawSweepFigure, sweepFigure } from './sweeps.js';
@@ -65,7 +65,7 @@ function drawCharts() {
       // The last drawing, dimmed, until the report worker answers.
       fig.classList.add('stale');
       error.textContent = '';
-      fig.querySelector('.chart-note').textContent = 'Computing…';
+      fig.querySelector('.chart-note').textContent = state.long.stopped ? 'Stopped.' : 'Computing…';
       continue;
     }
     sizeCanvas(canvas, ratio);
@@ -73,7 +73,7 @@ function drawCharts() {
     // Charts that need only valid fields still draw while a result is blocked.
     try {
       if (data?.error) throw new Error(data.error);
-      const note = data ? paintChart(canvas, data.chart, ratio) : drawChart(canvas, state.model.id, fig.dataset.chart, params, ratio);
+      const note = data ? paintChart(canvas, data.chart, ratio, theme()) : drawChart(canvas, state.model.id, fig.dataset.chart, params, ratio, theme());
       fig.querySelector('.chart-note').textContent = note ?? '';
       error.textContent = '';
       fig.classList.remove('stale');

@@ -4,7 +4,7 @@
 // and CSV / JSON export (both written by Rust). Text, example and analysis
 // live in state.data.
 
-import { $, download, dpr, el, sizeCanvas } from './dom.js';
+import { $, download, dpr, el, sizeCanvas, theme } from './dom.js';
 import { state } from './state.js';
 import { exampleText } from './assets.js';
 import { analyze, drawAnalysisChart, fieldText, fullReady } from './wasm.js';
@@ -93,7 +93,7 @@ function drawDatasetCharts(d, section, text, params) {
     const canvas = fig.querySelector('canvas');
     sizeCanvas(canvas, ratio);
     try {
-      fig.querySelector('.chart-note').textContent = drawAnalysisChart(canvas, state.model.id, d.id, text, params, fig.dataset.chart, ratio) ?? '';
+      fig.querySelector('.chart-note').textContent = drawAnalysisChart(canvas, state.model.id, d.id, text, params, fig.dataset.chart, ratio, theme()) ?? '';
       fig.querySelector('.chart-error').textContent = '';
     } catch (e) {
       fig.querySelector('.chart-error').textContent = e.message;

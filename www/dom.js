@@ -37,3 +37,6 @@ export function download(name, type, body) {
 }
 
 export const dpr = () => window.devicePixelRatio || 1;
+
+/** The reader's colour scheme, as the chart and map painters take it: 'light' or 'dark'. */
+export const theme = () => (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');

@@ -39,7 +39,11 @@ export function paint(canvas, layout, dpr) {
   canvas.height = Math.round(height * dpr);
   const ctx = canvas.getContext('2d');
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.fillStyle = '#fff';
+  // Paper and ink from the page's colour scheme (the canvas's CSS: --paper, --ink).
+  const css = getComputedStyle(canvas);
+  const paper = css.getPropertyValue('--paper').trim() || '#fff';
+  const ink = css.getPropertyValue('--ink').trim() || '#212529';
+  ctx.fillStyle = paper;
   ctx.fillRect(0, 0, width, height);
   blit(ctx, layout.pixels, layout.nx, layout.ny, plot, true);
 
@@ -66,8 +70,8 @@ export function paint(canvas, layout, dpr) {
   }
 
   // Axes, ticks and titles.
-  ctx.strokeStyle = '#212529';
-  ctx.fillStyle = '#212529';
+  ctx.strokeStyle = ink;
+  ctx.fillStyle = ink;
   ctx.lineWidth = 1;
   ctx.strokeRect(plot.x, plot.y, plot.w, plot.h);
   ctx.font = '11px system-ui, sans-serif';

@@ -59,7 +59,8 @@ export function showResults(report, reason) {
   const status = $('status');
   if (report?.deferred && !reason) {
     status.hidden = false;
-    status.textContent = 'Computing… (a long evaluation, in the background)';
+    status.replaceChildren('Computing… (a long evaluation, in the background) ',
+      el('button', { type: 'button', class: 'status-stop', text: 'Stop' }));
     status.dataset.state = 'computing';
     for (const part of ['outputs', 'tables']) $(part).classList.add('stale');
     return;
@@ -74,6 +75,13 @@ export function showResults(report, reason) {
   const staleTables = !report?.tables;
   $('tables').classList.toggle('stale', staleTables);
   $('tables').setAttribute('aria-hidden', staleTables ? 'true' : 'false');
+}
+
+/** After Stop: the long evaluation is dropped; the last results stay dimmed until an edit. */
+export function showStopped() {
+  const status = $('status');
+  status.textContent = 'Stopped: the long evaluation was dropped. Change a value to compute again.';
+  status.dataset.state = 'stopped';
 }
 
 /**

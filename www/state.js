@@ -29,9 +29,10 @@ export const state = {
    * A report whose evaluation is long (quickReport said `deferred`): the
    * report worker's client, whether a map preset asked for it (the charts
    * then wait for the map), and the charts as data from the worker's
-   * answer ({id: {chart} or {error}}; null when the charts are drawn here).
+   * answer ({id: {chart} or {error}}; null when the charts are drawn here),
+   * and whether the reader stopped it.
    */
-  long: { client: null, fromMap: false, charts: null },
+  long: { client: null, fromMap: false, charts: null, stopped: false },
   /**
    * Charts wait for the next animation frame (`frame`), or for the map (`afterMap`,
    * at most until the `wait` timer); `all` also redraws the sweeps (a new

@@ -3,7 +3,7 @@
 // each sweep is drawn (drawSweep) when its curves arrive, and again only
 // when its canvas changes size.
 
-import { dpr, el, sizeCanvas } from './dom.js';
+import { dpr, el, sizeCanvas, theme } from './dom.js';
 import { state } from './state.js';
 import { drawSweep, fullReady } from './wasm.js';
 import { workerClient } from './worker-client.js';
@@ -73,7 +73,7 @@ export function drawSweepFigure(fig, ratio) {
   const canvas = fig.querySelector('canvas');
   sizeCanvas(canvas, ratio);
   try {
-    fig.querySelector('.chart-note').textContent = drawSweep(canvas, state.model.id, fig.dataset.sweep, done.params, done.curves, ratio) ?? '';
+    fig.querySelector('.chart-note').textContent = drawSweep(canvas, state.model.id, fig.dataset.sweep, done.params, done.curves, ratio, theme()) ?? '';
     fig.querySelector('.chart-error').textContent = '';
     fig.classList.remove('stale');
     fig.dataset.state = 'done';

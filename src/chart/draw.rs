@@ -9,8 +9,20 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::{Axis, Chart, Corner, Style, PALETTE};
 use crate::spec::Scale;
 
-const INK: RGBColor = RGBColor(33, 37, 41);
-const GRID: RGBColor = RGBColor(225, 228, 232);
+/// The colours a chart is drawn in: its paper, its ink (text, axes) and its grid.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Theme {
+    pub paper: RGBColor,
+    pub ink: RGBColor,
+    pub grid: RGBColor,
+}
+
+impl Theme {
+    /// Dark ink on white: the page in a light colour scheme, SVG and PNG exports.
+    pub const LIGHT: Theme = Theme { paper: WHITE, ink: RGBColor(33, 37, 41), grid: RGBColor(225, 228, 232) };
+    /// Light ink on the dark page (its --paper, --ink and --line).
+    pub const DARK: Theme = Theme { paper: RGBColor(22, 25, 29), ink: RGBColor(227, 230, 234), grid: RGBColor(52, 58, 65) };
+}
 
 /// Why a chart could not be drawn.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,12 +84,14 @@ fn extent(axis: &Axis, values: impl Iterator<Item = f64>) -> Option<Range<f64>> 
     }
 }
 
-/// Draws `chart` on `area`. `scale` multiplies every length (fonts, strokes,
-/// margins) so a canvas sized in device pixels stays sharp on HiDPI screens.
+/// Draws `chart` on `area` in `theme`'s colours. `scale` multiplies every
+/// length (fonts, strokes, margins) so a canvas sized in device pixels stays
+/// sharp on HiDPI screens.
 pub fn draw<DB: DrawingBackend>(
     chart: &Chart,
     area: &DrawingArea<DB, plotters::coord::Shift>,
     scale: f64,
+    theme: Theme,
 ) -> Result<(), DrawError> {
     let pts: Vec<(f64, f64)> = chart.series.iter().flat_map(|s| s.extent_points()).collect();
     if !pts.iter().any(|(x, y)| x.is_finite() && y.is_finite()) {
@@ -95,12 +109,12 @@ pub fn draw<DB: DrawingBackend>(
         Corner::Auto => emptiest_corner(chart, (xs, &xr), (ys, &yr)),
         fixed => fixed,
     };
-    area.fill(&WHITE).map_err(backend_err)?;
+    area.fill(&theme.paper).map_err(backend_err)?;
     match (xs, ys) {
-        (Scale::Linear, Scale::Linear) => draw_in(chart, legend_corner, area, scale, xr, yr),
-        (Scale::Log, Scale::Linear) => draw_in(chart, legend_corner, area, scale, xr.log_scale(), yr),
-        (Scale::Linear, Scale::Log) => draw_in(chart, legend_corner, area, scale, xr, yr.log_scale()),
-        (Scale::Log, Scale::Log) => draw_in(chart, legend_corner, area, scale, xr.log_scale(), yr.log_scale()),
+        (Scale::Linear, Scale::Linear) => draw_in(chart, legend_corner, area, (scale, theme), xr, yr),
+        (Scale::Log, Scale::Linear) => draw_in(chart, legend_corner, area, (scale, theme), xr.log_scale(), yr),
+        (Scale::Linear, Scale::Log) => draw_in(chart, legend_corner, area, (scale, theme), xr, yr.log_scale()),
+        (Scale::Log, Scale::Log) => draw_in(chart, legend_corner, area, (scale, theme), xr.log_scale(), yr.log_scale()),
     }
 }
 
@@ -108,7 +122,7 @@ fn draw_in<DB, X, Y>(
     chart: &Chart,
     legend_corner: Corner,
     area: &DrawingArea<DB, plotters::coord::Shift>,
-    scale: f64,
+    (scale, theme): (f64, Theme),
     x: X,
     y: Y,
 ) -> Result<(), DrawError>
@@ -120,7 +134,7 @@ where
     Y::CoordDescType: ValueFormatter<f64>,
 {
     let px = |v: f64| (v * scale).round() as i32;
-    let font = |size: f64| ("sans-serif", size * scale).into_font().color(&INK);
+    let font = |size: f64| ("sans-serif", size * scale).into_font().color(&theme.ink);
     let mut ctx = ChartBuilder::on(area)
         .margin(px(10.0))
         .caption(&chart.title, font(15.0))
@@ -129,9 +143,9 @@ where
         .build_cartesian_2d(x, y)
         .map_err(backend_err)?;
     ctx.configure_mesh()
-        .light_line_style(GRID.stroke_width(px(1.0).max(1) as u32))
-        .bold_line_style(GRID.stroke_width(px(1.0).max(1) as u32))
-        .axis_style(INK.stroke_width(px(1.0).max(1) as u32))
+        .light_line_style(theme.grid.stroke_width(px(1.0).max(1) as u32))
+        .bold_line_style(theme.grid.stroke_width(px(1.0).max(1) as u32))
+        .axis_style(theme.ink.stroke_width(px(1.0).max(1) as u32))
         .x_desc(chart.x.label.as_str())
         .y_desc(chart.y.label.as_str())
         .label_style(font(11.0))
@@ -146,7 +160,7 @@ where
     let stroke = px(2.0).max(1) as u32;
     let mut legend = Vec::new();
     for s in &chart.series {
-        let color = PALETTE.get(s.color % PALETTE.len()).map_or(INK, |&(r, g, b)| RGBColor(r, g, b));
+        let color = PALETTE.get(s.color % PALETTE.len()).map_or(theme.ink, |&(r, g, b)| RGBColor(r, g, b));
         let pts: Vec<(f64, f64)> = s.points.iter().copied().filter(|(a, b)| a.is_finite() && b.is_finite()).collect();
         match s.style {
             Style::Line => ctx.draw_series(LineSeries::new(pts, color.stroke_width(stroke))),
@@ -168,7 +182,7 @@ where
         }
     }
     let plot = ctx.plotting_area().get_pixel_range();
-    draw_legend(area, plot, legend_corner, &legend, scale)?;
+    draw_legend(area, plot, legend_corner, &legend, (scale, theme))?;
     area.present().map_err(backend_err)?;
     Ok(())
 }
@@ -182,13 +196,13 @@ fn draw_legend<DB: DrawingBackend>(
     plot: (Range<i32>, Range<i32>),
     corner: Corner,
     entries: &[(&str, RGBColor)],
-    scale: f64,
+    (scale, theme): (f64, Theme),
 ) -> Result<(), DrawError> {
     if entries.is_empty() {
         return Ok(());
     }
     let px = |v: f64| (v * scale).round() as i32;
-    let style = ("sans-serif", 11.0 * scale).into_font().color(&INK).pos(Pos::new(HPos::Left, VPos::Center));
+    let style = ("sans-serif", 11.0 * scale).into_font().color(&theme.ink).pos(Pos::new(HPos::Left, VPos::Center));
     let mut text_width = 0;
     let mut row = px(14.0);
     for (name, _) in entries {
@@ -209,8 +223,8 @@ fn draw_legend<DB: DrawingBackend>(
         Corner::LowerLeft | Corner::LowerRight => plot.1.end - inset - height,
     } - base_y;
     let frame = [(left, top), (left + width, top + height)];
-    area.draw(&Rectangle::new(frame, WHITE.mix(0.85).filled())).map_err(backend_err)?;
-    area.draw(&Rectangle::new(frame, GRID.stroke_width(px(1.0).max(1) as u32))).map_err(backend_err)?;
+    area.draw(&Rectangle::new(frame, theme.paper.mix(0.85).filled())).map_err(backend_err)?;
+    area.draw(&Rectangle::new(frame, theme.grid.stroke_width(px(1.0).max(1) as u32))).map_err(backend_err)?;
     let half = px(2.0);
     for (i, (name, color)) in entries.iter().enumerate() {
         let mid = top + pad + row * i as i32 + row / 2;
@@ -302,7 +316,7 @@ pub fn to_svg(chart: &Chart, width: u32, height: u32) -> Result<String, DrawErro
     let mut out = String::new();
     {
         let area = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
-        draw(chart, &area, 1.0)?;
+        draw(chart, &area, 1.0, Theme::LIGHT)?;
     }
     Ok(out)
 }
@@ -335,5 +349,30 @@ mod tests {
             note: None,
         };
         assert_eq!(to_svg(&c, 300, 200), Err(DrawError::NoData));
+    }
+
+    /// The dark theme paints its own paper, ink and grid, and no white.
+    #[test]
+    fn the_dark_theme_paints_in_its_colours() {
+        let c = Chart {
+            title: "Speedup".into(),
+            x: Axis::new("m", Scale::Linear),
+            y: Axis::new("speedup", Scale::Linear),
+            series: vec![Series::new("s", Style::Line, 0, vec![(1.0, 1.0), (2.0, 1.8), (4.0, 3.1)])],
+            legend: Corner::default(),
+            note: None,
+        };
+        let svg = |theme: Theme| {
+            let mut out = String::new();
+            draw(&c, &SVGBackend::with_string(&mut out, (480, 300)).into_drawing_area(), 1.0, theme).unwrap();
+            out.to_uppercase()
+        };
+        let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        let (dark, light) = (svg(Theme::DARK), svg(Theme::LIGHT));
+        for colour in [Theme::DARK.paper, Theme::DARK.ink, Theme::DARK.grid] {
+            assert!(dark.contains(&hex(colour)), "the dark chart uses {}", hex(colour));
+        }
+        assert!(!dark.contains("#FFFFFF"), "no white in the dark chart");
+        assert!(light.contains("#FFFFFF") && !light.contains(&hex(Theme::DARK.paper)));
     }
 }

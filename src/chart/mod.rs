@@ -9,7 +9,7 @@ use crate::spec::Scale;
 #[cfg(feature = "full")]
 mod draw;
 #[cfg(feature = "full")]
-pub use draw::{draw, to_svg, DrawError};
+pub use draw::{draw, to_svg, DrawError, Theme};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Axis {

@@ -11,11 +11,28 @@ use crate::engine::isomap::{self, MapAxis, MapError, MapRequest};
 use crate::error::AnalysisError;
 
 /// Draws `chart` on `canvas` (sized in device pixels; `scale` is the
-/// devicePixelRatio) and returns the chart's note.
-fn paint(canvas: HtmlCanvasElement, chart: &crate::chart::Chart, scale: f64) -> Result<Option<String>, JsValue> {
+/// devicePixelRatio) in `theme` (`"light"`, the default, or `"dark"`) and
+/// returns the chart's note.
+fn paint(
+    canvas: HtmlCanvasElement,
+    chart: &crate::chart::Chart,
+    scale: f64,
+    theme: JsValue,
+) -> Result<Option<String>, JsValue> {
+    let theme = if theme.is_undefined() || theme.is_null() { None } else { Some(text_arg("theme", theme)?) };
+    let theme = match theme.as_deref() {
+        None | Some("light") => crate::chart::Theme::LIGHT,
+        Some("dark") => crate::chart::Theme::DARK,
+        Some(other) => {
+            return Err(super::range_error(&format!(
+                "theme must be 'light' or 'dark', not '{}'",
+                other.chars().take(40).collect::<String>()
+            )))
+        }
+    };
     let backend = super::canvas::Canvas::new(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;
     let scale = if scale.is_finite() && scale > 0.0 { scale.min(4.0) } else { 1.0 };
-    crate::chart::draw(chart, &backend.into_drawing_area(), scale).map_err(|e| error(&e.to_string()))?;
+    crate::chart::draw(chart, &backend.into_drawing_area(), scale, theme).map_err(|e| error(&e.to_string()))?;
     Ok(chart.note.clone())
 }
 
@@ -29,12 +46,13 @@ pub fn draw_chart(
     #[wasm_bindgen(unchecked_param_type = "string")] chart_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     scale: f64,
+    #[wasm_bindgen(unchecked_optional_param_type = "\"light\" | \"dark\"")] theme: JsValue,
 ) -> Result<Option<String>, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let chart_id = &text_arg("chartId", chart_id)?;
     let raw = decode_params(params)?;
     let chart = SESSION.with(|s| s.chart(model_id, chart_id, &raw)).map_err(|e| model_error(&e))?;
-    paint(canvas, &chart, scale)
+    paint(canvas, &chart, scale, theme)
 }
 
 /// Chart `chart_id` of model `id` as data (`Chart`), for a worker that
@@ -61,6 +79,7 @@ pub fn paint_chart(
     canvas: HtmlCanvasElement,
     #[wasm_bindgen(unchecked_param_type = "Chart")] chart: JsValue,
     scale: f64,
+    #[wasm_bindgen(unchecked_optional_param_type = "\"light\" | \"dark\"")] theme: JsValue,
 ) -> Result<Option<String>, JsValue> {
     let chart: crate::chart::Chart = serde_wasm_bindgen::from_value(chart)
         .map_err(|e| super::type_error(&format!("chart must be a Chart, as chartData returns it: {e}")))?;
@@ -70,7 +89,7 @@ pub fn paint_chart(
             "chart has {items} points and bars; at most {MAX_CHART_ITEMS} are drawn"
         )));
     }
-    paint(canvas, &chart, scale)
+    paint(canvas, &chart, scale, theme)
 }
 
 fn analysis_error(e: &AnalysisError) -> JsValue {
@@ -108,6 +127,7 @@ pub fn draw_analysis_chart(
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] chart_id: JsValue,
     scale: f64,
+    #[wasm_bindgen(unchecked_optional_param_type = "\"light\" | \"dark\"")] theme: JsValue,
 ) -> Result<Option<String>, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let dataset_id = &text_arg("datasetId", dataset_id)?;
@@ -115,7 +135,7 @@ pub fn draw_analysis_chart(
     let chart_id = &text_arg("chartId", chart_id)?;
     let raw = decode_params(params)?;
     let chart = api::analysis_chart(model_id, dataset_id, text, &raw, chart_id).map_err(|e| analysis_error(&e))?;
-    paint(canvas, &chart, scale)
+    paint(canvas, &chart, scale, theme)
 }
 
 /// A map request as JavaScript sends it: axes as `KEY:MIN:MAX[:log]`.
@@ -304,11 +324,12 @@ pub fn draw_sweep(
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Float64Array[]")] curves: js_sys::Array,
     scale: f64,
+    #[wasm_bindgen(unchecked_optional_param_type = "\"light\" | \"dark\"")] theme: JsValue,
 ) -> Result<Option<String>, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let sweep_id = &text_arg("sweepId", sweep_id)?;
     let raw = decode_params(params)?;
     let ys: Vec<Vec<f64>> = curves.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect();
     let chart = api::sweep_chart(model_id, sweep_id, &raw, Some(ys)).map_err(|e| model_error(&e))?;
-    paint(canvas, &chart, scale)
+    paint(canvas, &chart, scale, theme)
 }

@@ -607,6 +607,21 @@ describe('mapreduce: long evaluations run in a worker', () => {
     });
   });
 
+  test('Stop drops a long evaluation: the worker is replaced, no late answer shows, and an edit computes again', async () => {
+    await withMr({ hash: hashOf({ m: '50', S: '1e7' }), waitReady: false }, async ({ page }) => {
+      await page.waitForFunction(() => window.isoperf?.workers.report?.requests >= 1, null, { timeout: 20_000 });
+      await page.click('#status .status-stop');
+      assert.equal(await page.textContent('#status'), 'Stopped: the long evaluation was dropped. Change a value to compute again.');
+      assert.ok((await page.evaluate(() => window.isoperf.workers.report.restarts)) >= 1, 'the report worker was stopped');
+      await page.waitForFunction(() => document.querySelector('#charts figure[data-chart=gantt] .chart-note').textContent === 'Stopped.');
+      await page.waitForTimeout(500);
+      assert.match(await page.textContent('#status'), /^Stopped/, 'no late answer replaced the notice');
+      await page.fill('#f-S', '100');
+      await settled(page);
+      await assertOutputsShow(page, await evaluateInPage(page, MODEL, { m: '50', S: '100' }), 'S = 100 after Stop');
+    });
+  });
+
   test('an edit during a slow sweep is taken within a few points, and the sweeps follow it', async () => {
     // With V = 1e9 one γ curve takes over a second; the worker computes it a few points at a time.
     await withMr({ hash: `#model=${MODEL}&V=1e9` }, async ({ page }) => {

@@ -273,7 +273,10 @@ class IsoperfModel extends HTMLElement {
   }
 
   #applyScheme() {
-    this.#root.dataset.scheme = schemeOf(this);
+    const scheme = schemeOf(this);
+    if (this.#root.dataset.scheme === scheme) return;
+    this.#root.dataset.scheme = scheme;
+    this.#scheduleCharts({ maps: true }); // charts and maps paint in the scheme's colours
   }
 
   /** Follows the host's scheme: the reader's preference, and class or style changes on <html> and <body>. */
@@ -520,7 +523,7 @@ class IsoperfModel extends HTMLElement {
       const error = fig.querySelector('.chart-error');
       sizeCanvas(canvas, ratio);
       try {
-        note.textContent = wasm.drawChart(canvas, view.model.id, fig.dataset.chart, { ...view.values }, ratio) ?? '';
+        note.textContent = wasm.drawChart(canvas, view.model.id, fig.dataset.chart, { ...view.values }, ratio, this.#root.dataset.scheme === 'dark' ? 'dark' : 'light') ?? '';
         error.textContent = '';
         fig.classList.remove('stale');
         fig.dataset.state = 'drawn';
