@@ -21,7 +21,8 @@ impl Theme {
     /// Dark ink on white: the page in a light colour scheme, SVG and PNG exports.
     pub const LIGHT: Theme = Theme { paper: WHITE, ink: RGBColor(33, 37, 41), grid: RGBColor(225, 228, 232) };
     /// Light ink on the dark page (its --paper, --ink and --line).
-    pub const DARK: Theme = Theme { paper: RGBColor(22, 25, 29), ink: RGBColor(227, 230, 234), grid: RGBColor(52, 58, 65) };
+    pub const DARK: Theme =
+        Theme { paper: RGBColor(22, 25, 29), ink: RGBColor(227, 230, 234), grid: RGBColor(52, 58, 65) };
 }
 
 /// Why a chart could not be drawn.
