@@ -46,7 +46,7 @@ pub fn draw_chart(
     #[wasm_bindgen(unchecked_param_type = "string")] chart_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     scale: f64,
-    #[wasm_bindgen(unchecked_optional_param_type = "\"light\" | \"dark\"")] theme: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ChartTheme")] theme: JsValue,
 ) -> Result<Option<String>, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let chart_id = &text_arg("chartId", chart_id)?;
@@ -79,7 +79,7 @@ pub fn paint_chart(
     canvas: HtmlCanvasElement,
     #[wasm_bindgen(unchecked_param_type = "Chart")] chart: JsValue,
     scale: f64,
-    #[wasm_bindgen(unchecked_optional_param_type = "\"light\" | \"dark\"")] theme: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ChartTheme")] theme: JsValue,
 ) -> Result<Option<String>, JsValue> {
     let chart: crate::chart::Chart = serde_wasm_bindgen::from_value(chart)
         .map_err(|e| super::type_error(&format!("chart must be a Chart, as chartData returns it: {e}")))?;
@@ -127,7 +127,7 @@ pub fn draw_analysis_chart(
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] chart_id: JsValue,
     scale: f64,
-    #[wasm_bindgen(unchecked_optional_param_type = "\"light\" | \"dark\"")] theme: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ChartTheme")] theme: JsValue,
 ) -> Result<Option<String>, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let dataset_id = &text_arg("datasetId", dataset_id)?;
@@ -324,7 +324,7 @@ pub fn draw_sweep(
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Float64Array[]")] curves: js_sys::Array,
     scale: f64,
-    #[wasm_bindgen(unchecked_optional_param_type = "\"light\" | \"dark\"")] theme: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ChartTheme")] theme: JsValue,
 ) -> Result<Option<String>, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let sweep_id = &text_arg("sweepId", sweep_id)?;

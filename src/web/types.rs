@@ -413,6 +413,9 @@ export interface SweepPlan {
   values: Float64Array;
 }
 
+/** The colours a chart is painted in: the reader's colour scheme (`"light"` by default). */
+export type ChartTheme = "light" | "dark";
+
 /** A chart's axis: `bounds` fixed or from the data (`lo > hi` runs downwards); `tick_labels[v - 1]` labels the tick at whole number v. */
 export interface ChartAxis {
   label: string;
