@@ -19,8 +19,9 @@ if [ "$have" != "$want" ]; then
   cargo install wasm-bindgen-cli --version "=$want" --locked || cargo install wasm-bindgen-cli --version "=$want"
 fi
 
-# binaryen's wasm-opt, playwright-core, esbuild (npm run dist) and typescript (the package test), pinned by package-lock.json.
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -x node_modules/.bin/tsc ]; then
+# binaryen's wasm-opt, playwright-core, esbuild (npm run dist), typescript (the package test) and axe-core
+# (the accessibility test), pinned by package-lock.json.
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -x node_modules/.bin/tsc ] || [ ! -f node_modules/axe-core/axe.min.js ]; then
   say "installing npm packages"
   npm ci --no-audit --no-fund
 fi

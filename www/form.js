@@ -84,7 +84,7 @@ function fillListGroup(field) {
     return;
   }
   body.replaceChildren(el('table', { class: 'list-table' },
-    el('thead', {}, el('tr', {}, el('th', { text: '#' }), members.map((p) => el('th', {}, p.label, el('span', { class: 'unit', text: ` ${p.unit}` }))), el('th'))),
+    el('thead', {}, el('tr', {}, el('th', { text: '#' }), members.map((p) => el('th', {}, p.label, el('span', { class: 'unit', text: ` ${p.unit}` }))), el('th', {}, el('span', { class: 'visually-hidden', text: 'Remove' })))),
     el('tbody', {}, Array.from({ length: rows }, (_, i) => el('tr', {},
       el('th', { scope: 'row', text: String(i + 1) }),
       members.map((p, c) => el('td', {}, el('input', {

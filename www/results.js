@@ -12,7 +12,8 @@ export function tableCards(list) {
     el('section', { class: 'table-card', 'data-table': t.id },
       el('h3', { text: t.title }),
       el('p', { class: 'caption', text: t.caption }),
-      el('div', { class: 'table-scroll' },
+      // Focusable, so a wide table scrolls from the keyboard too.
+      el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': t.title },
         el('table', {},
           el('thead', {}, el('tr', {}, t.columns.map((c) => el('th', { scope: 'col', text: c })))),
           el('tbody', {}, t.rows.flatMap((r) => [

@@ -6,8 +6,10 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-import { MAP_DONE, assertCleanPage, listen, startEnv, stopEnv, waitComplete } from './helpers.mjs';
+import { MAP_DONE, ROOT, assertCleanPage, listen, startEnv, stopEnv, waitComplete } from './helpers.mjs';
 
 /** The page's dark --paper (www/style.css), which Theme::DARK paints too. */
 const DARK_PAPER = [22, 25, 29];
@@ -59,6 +61,27 @@ describe('the dark colour scheme', () => {
       }
     });
   }
+
+  test('every colour property of the page has a value in both schemes (none refers to itself or to nothing)', async () => {
+    const css = readFileSync(join(ROOT, 'www', 'style.css'), 'utf8');
+    const names = [...new Set([...css.matchAll(/(--[\w-]+)\s*:/g)].map((m) => m[1]))];
+    assert.ok(names.length >= 15, `${names.length} custom properties`);
+    const page = await dark.newPage();
+    try {
+      await page.goto(`${env.url}#model=pmm`, { waitUntil: 'commit' });
+      for (const colorScheme of ['dark', 'light']) {
+        await page.emulateMedia({ colorScheme });
+        const empty = await page.evaluate((list) => list.filter((n) => !getComputedStyle(document.documentElement).getPropertyValue(n).trim()), names);
+        assert.deepEqual(empty, [], `${colorScheme}: properties without a value`);
+      }
+      // A form field's border is drawn (an invalid property would leave none).
+      await page.waitForSelector('#form input[type=text]');
+      const border = await page.$eval('#form input[type=text]', (i) => [getComputedStyle(i).borderTopStyle, getComputedStyle(i).borderTopWidth]);
+      assert.deepEqual(border, ['solid', '1px']);
+    } finally {
+      await page.close();
+    }
+  });
 
   test('a change of scheme while the page is open repaints the charts and the map', async () => {
     const page = await dark.newPage();
