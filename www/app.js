@@ -93,19 +93,22 @@ function requestLongReport(fromMap) {
     onProgress() {},
     onAnswer(data) {
       if (data.error) {
-        state.results = { ...state.results, deferred: false, problems: [{ key: '', message: data.error }] };
-      } else {
-        state.results = data.report;
-        state.long.charts = Object.fromEntries(data.charts.map((c) => [c.id, c]));
+        showLongFailure(data.error);
+        return;
       }
+      state.results = data.report;
+      state.long.charts = Object.fromEntries(data.charts.map((c) => [c.id, c]));
       show(state.results, state.long.fromMap);
     },
-    onError(e) {
-      state.results = { ...state.results, deferred: false, problems: [{ key: '', message: `The report worker failed: ${e.message}` }] };
-      show(state.results, false);
-    },
+    onError: (e) => showLongFailure(`The report worker failed: ${e.message}`),
   });
   state.long.client.send({ model: state.model.id, params: { ...state.values }, charts: state.model.charts.map((c) => c.id) });
+}
+
+/** A long report that failed: its message, and no results. */
+function showLongFailure(message) {
+  state.results = { ...state.results, deferred: false, problems: [{ key: '', message }] };
+  show(state.results, state.long.fromMap);
 }
 
 /** What the link named that does not exist, a sentence each, until the next link is read. */

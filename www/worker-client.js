@@ -4,7 +4,7 @@
 // request (the worker is idle). The first
 // request carries the compiled wasm module (state.wasm.module), so the
 // worker instantiates it once and never fetches or compiles the .wasm.
-// Shared by the sweep and map workers (see worker-serve.js for the other side).
+// Shared by the map, sweep and report workers (see worker-serve.js for the other side).
 // A newer request to a worker stuck in one long call replaces the worker.
 // An answer about a trap in the worker ({error, internal: true}; the worker
 // replaced its instance) is reported as the page's own traps are
@@ -49,6 +49,12 @@ export function workerClient(name, { onProgress, onAnswer, onError }) {
     client.worker = worker;
     client.module = state.wasm.module;
   };
+  /** Stops the worker (inside a call no answer of which is wanted) and starts another. */
+  const restart = () => {
+    client.worker.terminate();
+    counts.restarts += 1;
+    start();
+  };
   start();
   return {
     /**
@@ -58,17 +64,11 @@ export function workerClient(name, { onProgress, onAnswer, onError }) {
     cancel() {
       client.id += 1;
       if (client.quietSince === null) return;
-      client.worker.terminate();
-      counts.restarts += 1;
-      start();
+      restart();
       client.quietSince = null;
     },
     send(payload) {
-      if (client.quietSince !== null && performance.now() - client.quietSince > RESTART_AFTER_MS) {
-        client.worker.terminate();
-        counts.restarts += 1;
-        start();
-      }
+      if (client.quietSince !== null && performance.now() - client.quietSince > RESTART_AFTER_MS) restart();
       client.id += 1;
       counts.requests += 1;
       client.quietSince = performance.now();

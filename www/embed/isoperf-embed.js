@@ -395,14 +395,10 @@ class IsoperfModel extends HTMLElement {
    */
   #compute() {
     const view = this.#view;
-    let r;
-    try {
+    const r = this.#reportOf(() => {
       if (view.blocked) throw new Error('No results: params is too long.');
-      r = wasm.quickReport(view.model.id, { ...view.values });
-    } catch (e) {
-      if (e?.internal) this.#internal();
-      r = { problems: [{ key: '', message: e?.message ?? String(e) }], outputs: null, display: null, tables: null, remarks: [], fields: {} };
-    }
+      return wasm.quickReport(view.model.id, { ...view.values });
+    });
     this.#longToken += 1; // a long report still waiting is no longer wanted
     if (r.deferred) this.#computeLong();
     this.#show(r);
@@ -419,16 +415,19 @@ class IsoperfModel extends HTMLElement {
     const wanted = () => view === this.#view && token === this.#longToken && this.isConnected;
     requestAnimationFrame(() => setTimeout(() => this.#guard(() => {
       if (!wanted()) return;
-      let r;
-      try {
-        r = wasm.report(view.model.id, { ...view.values });
-      } catch (e) {
-        if (e?.internal) this.#internal();
-        r = { problems: [{ key: '', message: e?.message ?? String(e) }], outputs: null, display: null, tables: null, remarks: [], fields: {} };
-      }
-      this.#show(r);
+      this.#show(this.#reportOf(() => wasm.report(view.model.id, { ...view.values })));
       this.#scheduleCharts();
     }), 0));
+  }
+
+  /** The report `call` gives, or one whose only problem is its error (after a trap, with the notice). */
+  #reportOf(call) {
+    try {
+      return call();
+    } catch (e) {
+      if (e?.internal) this.#internal();
+      return { problems: [{ key: '', message: e?.message ?? String(e) }], outputs: null, display: null, tables: null, remarks: [], fields: {} };
+    }
   }
 
   /** Shows report `r` (and tells the host, unless it is still computing). */
