@@ -105,9 +105,14 @@ function requestLongReport(fromMap) {
   state.long.client.send({ model: state.model.id, params: { ...state.values }, charts: state.model.charts.map((c) => c.id) });
 }
 
-/** A long report that failed: its message, and no results. */
+/**
+ * A long report that failed: its message, and no results. The charts say
+ * why they are not drawn (drawing them here would run the long evaluation
+ * on this thread).
+ */
 function showLongFailure(message) {
   state.results = { ...state.results, deferred: false, problems: [{ key: '', message }] };
+  state.long.charts = Object.fromEntries(state.model.charts.map((c) => [c.id, { id: c.id, error: message }]));
   show(state.results, state.long.fromMap);
 }
 

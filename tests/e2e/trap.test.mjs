@@ -204,6 +204,9 @@ describe('a trap', () => {
       assert.equal((await notice(page)).text, `${NOTICE}${url}`);
       assert.deepEqual((await traps(page)).map((t) => t.where), ['report worker']);
       await page.waitForFunction(() => /^No results: Internal error \(unreachable\)/.test(document.getElementById('status').textContent), null, { timeout: 5_000 });
+      // The charts say why they are not drawn; none was drawn on the page's thread (that would run the long evaluation here).
+      await page.waitForFunction(() => /^Not drawn: /.test(document.querySelector('#charts figure[data-chart=gantt] .chart-error').textContent), null, { timeout: 5_000 });
+      assert.equal(await page.evaluate(() => window.isoperf.calls.drawChart ?? 0), 0, 'no drawChart on the page for a long report');
 
       await edit(page, 's_red', '0.02');
       await page.waitForFunction(() => !document.getElementById('status').textContent && document.querySelector('#outputs output').textContent !== '—', null, { timeout: 20_000 });
