@@ -40,6 +40,8 @@ const NOT_SERIALIZED: &[(&str, &str)] = &[
     ("MapLayout", "MapLayoutData (checked) plus typed arrays set in src/web/full.rs"),
     ("FlatIsoline", "built from typed arrays in src/web/full.rs"),
     ("SweepPlan", "built from typed arrays in src/web/full.rs"),
+    ("ExportedResults", "an argument (deserialized by src/web/full.rs)"),
+    ("Scenario", "an argument (read by src/web/full.rs)"),
 ];
 
 /// Names the declarations may use without declaring them: JavaScript's own.
@@ -534,11 +536,17 @@ fn check_full(s: &mut Samples) {
             let layout = api::map_layout(spec.id, &request, &map.values, 640.0).unwrap();
             s.check(&layout, "MapLayoutData", &format!("mapLayout {what}"));
         }
-        // Every chart as data (chartData), at the defaults.
+        // Every chart as data (chartData), at the defaults, and with a
+        // scenario pinned at the defaults (faint curves behind).
+        let pinned = [api::Scenario { name: "A".into(), params: RawParams::new() }];
         for chart in spec.charts {
             let what = format!("{}/{}", spec.id, chart.id);
             match api::chart(spec.id, chart.id, &RawParams::new()) {
-                Ok(c) => s.check(&c, "Chart", &format!("chartData {what}")),
+                Ok(c) => {
+                    s.check(&c, "Chart", &format!("chartData {what}"));
+                    let with = api::with_scenarios(spec.id, chart.id, c, &pinned);
+                    s.check(&with, "Chart", &format!("chartData {what} with a scenario"));
+                }
                 Err(e) => panic!("{what}: {e}"),
             }
         }

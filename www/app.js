@@ -15,8 +15,10 @@ import { readHash, writeHash } from './hash.js';
 import { applyPreset, buildForm, buildPresets, defaultsOf, fillForm, onEdit, onListClick, showFieldErrors, showFields } from './form.js';
 import { showInternalError, showResults, showStopped } from './results.js';
 import { buildCharts, scheduleCharts } from './charts.js';
+import { exportResultsAs, exportTable, onChartsClick, showResultsTools } from './exports.js';
+import { onScenarioClick, renderScenarios, setScenarios } from './scenarios.js';
 import { requestSweeps } from './sweeps.js';
-import { buildMap, onMapEvent, onMapHover, paintMap, requestMap, setMapRequest } from './map-panel.js';
+import { buildMap, onMapEvent, onMapHover, paintMap, requestMap, resetMap, setMapRequest } from './map-panel.js';
 import { buildDatasets, loadExample, onDatasetEvent, scheduleAnalyses } from './datasets.js';
 import { applyEmbed, watchEmbedHeight, wireEmbedDialog } from './embed-mode.js';
 import { registerOffline } from './offline.js';
@@ -81,6 +83,8 @@ function show(r, fromMap) {
   const atFields = r.problems.length - general.length;
   const reason = !r.problems.length ? '' : atFields ? `fix the highlighted field${atFields > 1 ? 's' : ''}.` : general.join(' ');
   showResults(r, reason);
+  showResultsTools();
+  renderScenarios();
   scheduleCharts({ afterMap: fromMap });
 }
 
@@ -122,7 +126,7 @@ function showLinkNotices(notices) {
 }
 
 function loadFromHash() {
-  const { model, values, examples, map, notices } = readHash();
+  const { model, values, examples, map, scenarios, notices } = readHash();
   showLinkNotices(notices);
   if (state.model !== model) {
     showModel(model);
@@ -131,6 +135,7 @@ function loadFromHash() {
     setMapRequest(map);
   }
   state.values = values;
+  setScenarios(scenarios);
   fillForm();
   update();
   for (const d of model.datasets) {
@@ -168,10 +173,34 @@ function wire() {
       if (onMapEvent(e)) update({ fromMap: true }); // a map preset put values in the form
     });
   }
+  $('charts').addEventListener('click', onChartsClick);
+  $('tables').addEventListener('click', (e) => {
+    const b = e.target.closest('.table-export');
+    if (b) exportTable(b.closest('.table-card').dataset.table);
+  });
+  $('scenarios').addEventListener('click', (e) => {
+    const what = onScenarioClick(e);
+    if (what === 'values') {
+      fillForm();
+      update();
+    } else if (what === 'scenarios') {
+      renderScenarios();
+      writeHash();
+      scheduleCharts();
+    }
+  });
+  $('results-tools').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-format]');
+    if (b) exportResultsAs(b.dataset.format);
+  });
   $('map').addEventListener('mousemove', (e) => e.target.classList.contains('map-canvas') && onMapHover(e));
+  // Reset restores everything a link would not carry: the form, the preset menu and the map.
   $('reset').addEventListener('click', () => {
     state.values = defaultsOf(state.model);
+    $('preset').value = '';
+    $('preset-note').textContent = '';
     fillForm();
+    resetMap();
     update();
   });
   $('status').addEventListener('click', (e) => {

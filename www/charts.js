@@ -9,6 +9,8 @@ import { $, dpr, el, sizeCanvas, theme } from './dom.js';
 import { state } from './state.js';
 import { drawChart, fullReady, paintChart } from './wasm.js';
 import { drawSweepFigure, sweepFigure } from './sweeps.js';
+import { chartTools, refreshChartData } from './exports.js';
+import { scenariosArg } from './scenarios.js';
 
 /** A chart's figure: canvas, error, note and caption. */
 export function chartFigure(c) {
@@ -16,7 +18,8 @@ export function chartFigure(c) {
     el('canvas', { role: 'img', 'aria-label': c.title }),
     el('p', { class: 'chart-error', role: 'status' }),
     el('p', { class: 'chart-note' }),
-    el('figcaption', {}, el('strong', { text: c.title + '. ' }), c.caption));
+    el('figcaption', {}, el('strong', { text: c.title + '. ' }), c.caption),
+    ...chartTools(c.title));
 }
 
 export function buildCharts(model) {
@@ -73,10 +76,11 @@ function drawCharts() {
     // Charts that need only valid fields still draw while a result is blocked.
     try {
       if (data?.error) throw new Error(data.error);
-      const note = data ? paintChart(canvas, data.chart, ratio, theme()) : drawChart(canvas, state.model.id, fig.dataset.chart, params, ratio, theme());
+      const note = data ? paintChart(canvas, data.chart, ratio, theme()) : drawChart(canvas, state.model.id, fig.dataset.chart, params, ratio, theme(), scenariosArg());
       fig.querySelector('.chart-note').textContent = note ?? '';
       error.textContent = '';
       fig.classList.remove('stale');
+      refreshChartData(fig);
     } catch (e) {
       error.textContent = state.blocked ? `Not drawn: ${state.blocked}` : e.message;
       fig.querySelector('.chart-note').textContent = '';

@@ -47,13 +47,34 @@ export function buildPresets(model) {
   $('preset-note').textContent = '';
 }
 
+/**
+ * Puts preset `values` ([key, value] pairs) in the form and returns what
+ * changed, as a sentence ("Changed V from 1000 to 1e13 and m from 20 to
+ * 38."), or '' when nothing did.
+ */
+export function applyValues(values) {
+  const changes = [];
+  for (const [key, value] of values) {
+    const text = presetText(value);
+    const before = state.values[key] ?? '';
+    if (before === text) continue;
+    state.values[key] = text;
+    const p = state.model.params.find((q) => q.key === key);
+    const shown = (t) => (t === '' ? 'empty' : String(t).length > 40 ? `${String(t).slice(0, 37)}…` : t);
+    changes.push(`${p?.label ?? key} from ${shown(before)} to ${shown(text)}`);
+  }
+  fillForm();
+  if (!changes.length) return '';
+  const list = changes.length === 1 ? changes[0] : `${changes.slice(0, -1).join('; ')} and ${changes.at(-1)}`;
+  return `Changed ${list}.`;
+}
+
 /** Puts a registry preset's values in the form; false when there is no such preset. */
 export function applyPreset(id) {
   const preset = state.model.preset_groups.flatMap((g) => g.presets).find((p) => p.id === id);
   if (!preset) return false;
-  for (const [key, value] of preset.values) state.values[key] = presetText(value);
-  $('preset-note').textContent = `${preset.source}. ${preset.note}`;
-  fillForm();
+  const changed = applyValues(preset.values);
+  $('preset-note').textContent = `${preset.source}. ${preset.note}${changed ? ` ${changed}` : ''}`;
   return true;
 }
 

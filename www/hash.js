@@ -14,14 +14,52 @@ import { GRIDS } from './map.js';
 export const hashParams = () => new URLSearchParams(location.hash.replace(/^#/, ''));
 
 /** Keys of the hash that are not parameters: the model, the map's, `embed`. */
-const PAGE_KEYS = new Set(['model', 'embed', 'map.output', 'map.x', 'map.y', 'map.levels', 'map.grid']);
+const PAGE_KEYS = new Set(['model', 'embed', 'scenario', 'map.output', 'map.x', 'map.y', 'map.levels', 'map.grid']);
+
+/** The most scenarios a link pins (as scenarios.js). */
+const MAX_SCENARIOS = 4;
+
+/** A scenario in the link: `NAME;key=value;…` (each part percent-encoded), its values those that differ from the defaults. */
+function scenarioText(s, defaults) {
+  const parts = [s.name, ...Object.keys(s.values).filter((k) => s.values[k] !== defaults[k]).map((k) => `${k}=${s.values[k]}`)];
+  return parts.map(encodeURIComponent).join(';');
+}
+
+/** Scenarios from the link's `scenario` entries: [{name, values}], and notices for what was left out. */
+function readScenarios(h, model, notices) {
+  const out = [];
+  const texts = h.getAll('scenario');
+  for (const text of texts.slice(0, MAX_SCENARIOS)) {
+    let parts;
+    try {
+      parts = text.split(';').map(decodeURIComponent);
+    } catch {
+      notices.push(`The link's scenario ${quoted(text)} is not readable (broken percent-encoding): left out.`);
+      continue;
+    }
+    const name = (parts[0] ?? '').trim().slice(0, 12) || String.fromCharCode(65 + out.length);
+    const values = defaultsOf(model);
+    const unknown = [];
+    for (const part of parts.slice(1)) {
+      const at = part.indexOf('=');
+      const key = at < 0 ? part : part.slice(0, at);
+      if (at > 0 && model.params.some((p) => p.key === key)) values[key] = part.slice(at + 1);
+      else unknown.push(key);
+    }
+    if (unknown.length) notices.push(`The link's scenario ${quoted(name)} names ${unknown.slice(0, 3).map(quoted).join(', ')}, not ${unknown.length > 1 ? 'parameters' : 'a parameter'} of ${model.title}: left out.`);
+    if (out.some((s) => s.name === name)) notices.push(`The link pins scenario ${quoted(name)} twice: the first is kept.`);
+    else out.push({ name, values });
+  }
+  if (texts.length > MAX_SCENARIOS) notices.push(`The link pins ${texts.length} scenarios; at most ${MAX_SCENARIOS} are kept.`);
+  return out;
+}
 
 /** A text from the link, quoted and cut, for a notice (shown as text, never parsed). */
 const quoted = (text) => `'${text.length > 40 ? `${text.slice(0, 39)}…` : text}'`;
 
 /**
  * What the hash asks for: {model, values, examples, map (null: the model's
- * first preset), notices}. What it names that does not exist (a model, a
+ * first preset), scenarios ([{name, values}]), notices}. What it names that does not exist (a model, a
  * parameter, a data set or example, a map grid the panel does not offer)
  * is left out, and `notices` says so in a sentence each.
  */
@@ -59,7 +97,8 @@ export function readHash() {
     }
     map = { output: h.get('map.output') ?? preset?.output ?? '', x: h.get('map.x'), y: h.get('map.y') ?? '', levels: (h.get('map.levels') ?? '').split(',').filter(Boolean).map(Number), nx: grid, ny: grid };
   }
-  return { model, values, examples, map, notices };
+  const scenarios = readScenarios(h, model, notices);
+  return { model, values, examples, map, scenarios, notices };
 }
 
 /** The `embed=` text of the hash (the parts an iframe shows), or null when the page is not embedded. */
@@ -79,6 +118,8 @@ export function writeHash() {
     h.set('map.levels', r.levels.map(fieldText).join(','));
     h.set('map.grid', String(r.nx));
   }
+  const defaults = defaultsOf(state.model);
+  for (const s of state.scenarios) h.append('scenario', scenarioText(s, defaults));
   const embed = embedText();
   if (embed !== null) h.set('embed', embed);
   const hash = '#' + h.toString();

@@ -7,11 +7,11 @@
 
 import { $, download, dpr, el } from './dom.js';
 import { state } from './state.js';
-import { fieldText, formatNumber, fullReady, mapCsv, mapLayout } from './wasm.js';
+import { exportMap, exportPng, fieldText, formatNumber, fullReady, mapLayout } from './wasm.js';
 import { GRIDS, paint, parseAxis, readout } from './map.js';
 import { workerClient } from './worker-client.js';
 import { writeHash } from './hash.js';
-import { changedValues, fillForm, presetText } from './form.js';
+import { applyValues, changedValues } from './form.js';
 import { mapAnswered } from './charts.js';
 
 const box = () => $('map');
@@ -52,6 +52,7 @@ export function buildMap(model, fromHash) {
       axisControls('y'),
       el('label', {}, 'Levels ', el('input', { class: 'map-levels', type: 'text', spellcheck: 'false' })),
       el('label', {}, 'Grid ', el('select', { class: 'map-grid' }, GRIDS.map((g) => el('option', { value: g, text: `${g} × ${g}` }))))),
+    el('p', { class: 'map-note', role: 'status' }),
     el('p', { class: 'field-error map-error', role: 'alert' }),
     el('progress', { class: 'map-progress', max: 1, value: 0, hidden: true }),
     el('canvas', { class: 'map-canvas', role: 'img', 'aria-label': 'iso-map' }),
@@ -59,10 +60,20 @@ export function buildMap(model, fromHash) {
     el('p', { class: 'map-legend' }, el('span', { class: 'map-gap-swatch' }), ` Blank (grey): ${model.gaps}.`),
     el('div', { class: 'map-actions' },
       el('button', { type: 'button', class: 'map-png', text: 'Export PNG' }),
+      el('button', { type: 'button', class: 'map-svg', text: 'Export SVG' }),
       el('button', { type: 'button', class: 'map-csv', text: 'Export grid CSV' })));
   state.map.custom = Boolean(fromHash);
   state.map.request = fromHash ?? presetRequest(model.maps[0]);
   state.map.result = null;
+  fillMapControls();
+}
+
+/** Back to the model's first map preset (Reset to defaults). */
+export function resetMap() {
+  if (!state.model.maps.length) return;
+  state.map.request = presetRequest(state.model.maps[0]);
+  state.map.custom = false;
+  box().querySelector('.map-note').textContent = '';
   fillMapControls();
 }
 
@@ -102,10 +113,20 @@ function readMapControls() {
   return { output: panel.querySelector('.map-output').value, x: axis('x'), y: axis('y'), levels, nx: n, ny: n };
 }
 
-function exportCsv() {
+/** The map as a file ('csv': its grid; 'svg': as drawn; 'png': the canvas), recording the model, its parameters, the version and the link. */
+function exportAs(format) {
   const m = state.map.result;
   if (!m) return;
-  download(`isoperf-${state.model.id}-map.csv`, 'text/csv', mapCsv(m.request, m.values));
+  const name = `isoperf-${state.model.id}-map.${format}`;
+  const params = { ...state.values };
+  if (format === 'png') {
+    box().querySelector('.map-canvas').toBlob(async (blob) => {
+      if (blob) download(name, 'image/png', exportPng(new Uint8Array(await blob.arrayBuffer()), state.model.id, params, location.href));
+    });
+    return;
+  }
+  const width = box().querySelector('.map-canvas').clientWidth || 640;
+  download(name, format === 'svg' ? 'image/svg+xml' : 'text/csv', exportMap(m.request, m.values, width, format, state.model.id, params, location.href));
 }
 
 /**
@@ -115,11 +136,7 @@ function exportCsv() {
 export function onMapEvent(event) {
   const t = event.target;
   if (event.type === 'click') {
-    if (t.classList.contains('map-png')) {
-      box().querySelector('.map-canvas').toBlob((blob) => blob && download(`isoperf-${state.model.id}-map.png`, 'image/png', blob));
-    } else if (t.classList.contains('map-csv')) {
-      exportCsv();
-    }
+    for (const format of ['png', 'svg', 'csv']) if (t.classList.contains(`map-${format}`)) exportAs(format);
     return false;
   }
   if (t.classList.contains('map-preset')) {
@@ -128,12 +145,10 @@ export function onMapEvent(event) {
     state.map.request = presetRequest(preset);
     state.map.custom = preset !== state.model.maps[0];
     fillMapControls();
-    if (preset.values.length) {
-      // The map needs these form values (e.g. the slide's V): apply them as a preset would.
-      for (const [key, value] of preset.values) state.values[key] = presetText(value);
-      fillForm();
-      return true;
-    }
+    // The map may need form values (e.g. the slide's V): they are applied as a preset would, and the panel says which changed.
+    const changed = preset.values.length ? applyValues(preset.values) : '';
+    box().querySelector('.map-note').textContent = changed ? `The map preset “${preset.label}” set the form: ${changed.replace(/^Changed /, '')} Reset to defaults restores them.` : '';
+    if (changed) return true;
   } else {
     state.map.request = readMapControls();
     state.map.custom = true;

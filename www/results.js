@@ -6,11 +6,16 @@
 import { $, el } from './dom.js';
 import { state } from './state.js';
 
-/** Table cards for `list`, as rendered in #tables and under each data set. */
-export function tableCards(list) {
+/**
+ * Table cards for `list`, as rendered in #tables, under each data set and
+ * as a chart's data table; `exportable` adds a CSV button to each.
+ */
+export function tableCards(list, { exportable = false } = {}) {
   return list.map((t) =>
     el('section', { class: 'table-card', 'data-table': t.id },
-      el('h3', { text: t.title }),
+      el('div', { class: 'table-head' },
+        el('h3', { text: t.title }),
+        exportable ? el('button', { type: 'button', class: 'table-export', 'aria-label': `${t.title} as CSV`, text: 'CSV' }) : null),
       el('p', { class: 'caption', text: t.caption }),
       // Focusable, so a wide table scrolls from the keyboard too.
       el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': t.title },
@@ -71,7 +76,7 @@ export function showResults(report, reason) {
   status.textContent = reason ? `No results: ${reason}` : '';
   renderOutputs(report?.outputs ?? null, report?.display ?? null);
   renderRemarks(report?.remarks ?? []);
-  if (report?.tables) $('tables').replaceChildren(...tableCards(report.tables));
+  if (report?.tables) $('tables').replaceChildren(...tableCards(report.tables, { exportable: true }));
   $('outputs').classList.toggle('stale', Boolean(reason));
   const staleTables = !report?.tables;
   $('tables').classList.toggle('stale', staleTables);

@@ -48,6 +48,8 @@ export const state = {
    * and the timers that send a request and show its progress bar.
    */
   map: { request: null, custom: false, sent: null, result: null, geometry: null, invalid: false, client: null, timer: 0, progressTimer: 0 },
+  /** Pinned scenarios of this model: {name, values (the whole form), report (its quickReport)}. */
+  scenarios: [],
   /** The data panels: text and chosen example of each data set, its last analysis, the debounce timer. */
   data: { text: {}, example: {}, analysis: {}, timer: 0 },
 };

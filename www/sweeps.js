@@ -8,6 +8,7 @@ import { state } from './state.js';
 import { drawSweep, fullReady } from './wasm.js';
 import { workerClient } from './worker-client.js';
 import { changedValues } from './form.js';
+import { chartTools, refreshChartData } from './exports.js';
 
 const figureOf = (id) => document.querySelector(`#charts .sweep[data-sweep="${CSS.escape(id)}"]`);
 
@@ -18,7 +19,8 @@ export function sweepFigure(s) {
     el('p', { class: 'chart-error', role: 'status' }),
     el('p', { class: 'chart-note' }),
     el('figcaption', {}, el('strong', { text: s.title + '. ' }),
-      `${s.values.length} curves of ${s.points} points each, computed off the page in a worker. ${s.caption}`));
+      `${s.values.length} curves of ${s.points} points each, computed off the page in a worker. ${s.caption}`),
+    ...chartTools(s.title));
 }
 
 /** Recomputes the sweeps for the form, once the user pauses typing. */
@@ -77,6 +79,7 @@ export function drawSweepFigure(fig, ratio) {
     fig.querySelector('.chart-error').textContent = '';
     fig.classList.remove('stale');
     fig.dataset.state = 'done';
+    refreshChartData(fig);
   } catch (e) {
     fig.querySelector('.chart-error').textContent = e.message;
     fig.classList.add('stale');

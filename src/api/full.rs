@@ -161,3 +161,57 @@ impl Session {
         }
     }
 }
+
+/// A pinned scenario: its name and its parameters.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub name: String,
+    pub params: RawParams,
+}
+
+/// The most scenarios drawn behind a chart.
+pub const MAX_SCENARIOS: usize = 4;
+
+/// `chart` (chart `chart_id` of model `id`) with each scenario's curves of
+/// the same chart drawn faintly behind it, without legend entries; the note
+/// says which scenarios are drawn and which cannot be (a Gantt chart's bars,
+/// a scenario with no result for its parameters).
+pub fn with_scenarios(id: &str, chart_id: &str, mut current: Chart, scenarios: &[Scenario]) -> Chart {
+    use crate::chart::Style;
+    let is_curve = |x: &crate::chart::Series| matches!(x.style, Style::Line | Style::Dashed | Style::Points);
+    if scenarios.is_empty() || !current.series.iter().any(is_curve) {
+        return current; // nothing pinned, or a schedule (bars): nothing to draw behind
+    }
+    let mut drawn = Vec::new();
+    let mut faint = Vec::new();
+    let mut missing = Vec::new();
+    for s in scenarios.iter().take(MAX_SCENARIOS) {
+        let curves: Vec<_> = match chart(id, chart_id, &s.params) {
+            Ok(c) => c.series.into_iter().filter(is_curve).collect(),
+            Err(_) => Vec::new(),
+        };
+        if curves.is_empty() {
+            missing.push(s.name.as_str());
+            continue;
+        }
+        drawn.push(s.name.as_str());
+        faint.extend(curves.into_iter().map(|mut c| {
+            c.name = String::new();
+            c.faint = true;
+            c
+        }));
+    }
+    let mut note = Vec::new();
+    if !drawn.is_empty() {
+        let list = drawn.join(", ");
+        note.push(format!("Faint: the pinned scenario{} {list}.", if drawn.len() > 1 { "s" } else { "" }));
+    }
+    if !missing.is_empty() {
+        note.push(format!("Not drawn here: {} (no curve for its parameters).", missing.join(", ")));
+    }
+    note.extend(current.note.take());
+    current.note = Some(note.join(" "));
+    faint.append(&mut current.series);
+    current.series = faint;
+    current
+}

@@ -26,6 +26,8 @@ use crate::table::Table;
 pub use crate::models::specs;
 
 #[cfg(feature = "full")]
+pub mod export;
+#[cfg(feature = "full")]
 mod full;
 #[cfg(feature = "full")]
 pub use full::*;

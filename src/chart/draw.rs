@@ -119,6 +119,15 @@ pub fn draw<DB: DrawingBackend>(
     }
 }
 
+/// How much of its colour a faint series keeps (the rest is the paper's).
+const FAINT: f64 = 0.45;
+
+/// `a` blended with `b`: `share` of `a`, the rest `b`.
+fn blend(a: RGBColor, b: RGBColor, share: f64) -> RGBColor {
+    let mix = |x: u8, y: u8| (share * f64::from(x) + (1.0 - share) * f64::from(y)).round().clamp(0.0, 255.0) as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
 fn draw_in<DB, X, Y>(
     chart: &Chart,
     legend_corner: Corner,
@@ -162,6 +171,7 @@ where
     let mut legend = Vec::new();
     for s in &chart.series {
         let color = PALETTE.get(s.color % PALETTE.len()).map_or(theme.ink, |&(r, g, b)| RGBColor(r, g, b));
+        let color = if s.faint { blend(color, theme.paper, FAINT) } else { color };
         let pts: Vec<(f64, f64)> = s.points.iter().copied().filter(|(a, b)| a.is_finite() && b.is_finite()).collect();
         match s.style {
             Style::Line => ctx.draw_series(LineSeries::new(pts, color.stroke_width(stroke))),

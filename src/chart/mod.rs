@@ -69,15 +69,19 @@ pub struct Series {
     pub color: usize,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spans: Vec<Span>,
+    /// Drawn faintly (its colour blended towards the paper): a
+    /// pinned scenario's curve behind the current one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub faint: bool,
 }
 
 impl Series {
     pub fn new(name: impl Into<String>, style: Style, color: usize, points: Vec<(f64, f64)>) -> Self {
-        Series { name: name.into(), points, style, color, spans: Vec::new() }
+        Series { name: name.into(), points, style, color, spans: Vec::new(), faint: false }
     }
 
     pub fn spans(name: impl Into<String>, color: usize, spans: Vec<Span>) -> Self {
-        Series { name: name.into(), points: Vec::new(), style: Style::Spans, color, spans }
+        Series { name: name.into(), points: Vec::new(), style: Style::Spans, color, spans, faint: false }
     }
 
     /// The (x, y) points this series covers, for axis ranges.

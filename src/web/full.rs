@@ -3,10 +3,12 @@
 
 use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
 use super::{decode_params, encode, error, model_error, text_arg, SESSION};
 use crate::api;
+use crate::api::export::{self, Provenance};
 use crate::engine::isomap::{self, MapAxis, MapError, MapRequest};
 use crate::error::AnalysisError;
 
@@ -19,17 +21,7 @@ fn paint(
     scale: f64,
     theme: JsValue,
 ) -> Result<Option<String>, JsValue> {
-    let theme = if theme.is_undefined() || theme.is_null() { None } else { Some(text_arg("theme", theme)?) };
-    let theme = match theme.as_deref() {
-        None | Some("light") => crate::chart::Theme::LIGHT,
-        Some("dark") => crate::chart::Theme::DARK,
-        Some(other) => {
-            return Err(super::range_error(&format!(
-                "theme must be 'light' or 'dark', not '{}'",
-                other.chars().take(40).collect::<String>()
-            )))
-        }
-    };
+    let theme = theme_arg(theme)?;
     let backend = super::canvas::Canvas::new(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;
     let scale = if scale.is_finite() && scale > 0.0 { scale.min(4.0) } else { 1.0 };
     crate::chart::draw(chart, &backend.into_drawing_area(), scale, theme).map_err(|e| error(&e.to_string()))?;
@@ -47,12 +39,42 @@ pub fn draw_chart(
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     scale: f64,
     #[wasm_bindgen(unchecked_optional_param_type = "ChartTheme")] theme: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Scenario[]")] scenarios: JsValue,
 ) -> Result<Option<String>, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let chart_id = &text_arg("chartId", chart_id)?;
     let raw = decode_params(params)?;
+    let scenarios = decode_scenarios(scenarios)?;
     let chart = SESSION.with(|s| s.chart(model_id, chart_id, &raw)).map_err(|e| model_error(&e))?;
-    paint(canvas, &chart, scale, theme)
+    paint(canvas, &api::with_scenarios(model_id, chart_id, chart, &scenarios), scale, theme)
+}
+
+/// Pinned scenarios (`[{name, params}]`, at most `MAX_SCENARIOS`; none
+/// when `undefined` or `null`).
+fn decode_scenarios(value: JsValue) -> Result<Vec<api::Scenario>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Vec::new());
+    }
+    let Some(list) = value.dyn_ref::<js_sys::Array>() else {
+        return Err(super::type_error("scenarios must be an array of {name, params}"));
+    };
+    if list.length() as usize > api::MAX_SCENARIOS {
+        return Err(super::range_error(&format!(
+            "{} scenarios given; at most {} are drawn",
+            list.length(),
+            api::MAX_SCENARIOS
+        )));
+    }
+    list.iter()
+        .map(|item| {
+            if !item.is_object() {
+                return Err(super::type_error("each scenario must be an object {name, params}"));
+            }
+            let name = text_arg("scenario name", js_sys::Reflect::get(&item, &"name".into())?)?;
+            let params = decode_params(js_sys::Reflect::get(&item, &"params".into())?)?;
+            Ok(api::Scenario { name: name.chars().take(40).collect(), params })
+        })
+        .collect()
 }
 
 /// Chart `chart_id` of model `id` as data (`Chart`), for a worker that
@@ -62,11 +84,14 @@ pub fn chart_data(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] chart_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Scenario[]")] scenarios: JsValue,
 ) -> Result<JsValue, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let chart_id = &text_arg("chartId", chart_id)?;
     let raw = decode_params(params)?;
-    encode(&SESSION.with(|s| s.chart(model_id, chart_id, &raw)).map_err(|e| model_error(&e))?)
+    let scenarios = decode_scenarios(scenarios)?;
+    let chart = SESSION.with(|s| s.chart(model_id, chart_id, &raw)).map_err(|e| model_error(&e))?;
+    encode(&api::with_scenarios(model_id, chart_id, chart, &scenarios))
 }
 
 /// The most points and bars a chart given to `paintChart` may hold.
@@ -332,4 +357,169 @@ pub fn draw_sweep(
     let ys: Vec<Vec<f64>> = curves.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect();
     let chart = api::sweep_chart(model_id, sweep_id, &raw, Some(ys)).map_err(|e| model_error(&e))?;
     paint(canvas, &chart, scale, theme)
+}
+
+/// What produced an export: model `model_id`, its `params` and the page's
+/// `link` (the permalink; `null` for none).
+fn provenance(model_id: JsValue, params: JsValue, link: JsValue) -> Result<Provenance, JsValue> {
+    let model = text_arg("modelId", model_id)?;
+    let params = decode_params(params)?;
+    let link = if link.is_undefined() || link.is_null() { None } else { Some(text_arg("link", link)?) };
+    Ok(Provenance { model, params, link })
+}
+
+fn chart_arg(chart: JsValue) -> Result<crate::chart::Chart, JsValue> {
+    let chart: crate::chart::Chart = serde_wasm_bindgen::from_value(chart)
+        .map_err(|e| super::type_error(&format!("chart must be a Chart, as chartData returns it: {e}")))?;
+    let items: usize = chart.series.iter().map(|s| s.points.len() + s.spans.len()).sum();
+    if items > MAX_CHART_ITEMS {
+        return Err(super::range_error(&format!(
+            "chart has {items} points and bars; at most {MAX_CHART_ITEMS} are read"
+        )));
+    }
+    Ok(chart)
+}
+
+fn theme_arg(theme: JsValue) -> Result<crate::chart::Theme, JsValue> {
+    let theme = if theme.is_undefined() || theme.is_null() { None } else { Some(text_arg("theme", theme)?) };
+    match theme.as_deref() {
+        None | Some("light") => Ok(crate::chart::Theme::LIGHT),
+        Some("dark") => Ok(crate::chart::Theme::DARK),
+        Some(other) => Err(super::range_error(&format!(
+            "theme must be 'light' or 'dark', not '{}'",
+            other.chars().take(40).collect::<String>()
+        ))),
+    }
+}
+
+/// A sweep as chart data (`Chart`), from its computed curves (as `drawSweep`
+/// takes them): for its data table and its exports.
+#[wasm_bindgen(js_name = sweepChartData, unchecked_return_type = "Chart")]
+pub fn sweep_chart_data(
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] sweep_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Float64Array[]")] curves: js_sys::Array,
+) -> Result<JsValue, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
+    let sweep_id = &text_arg("sweepId", sweep_id)?;
+    let raw = decode_params(params)?;
+    let ys: Vec<Vec<f64>> = curves.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect();
+    encode(&api::sweep_chart(model_id, sweep_id, &raw, Some(ys)).map_err(|e| model_error(&e))?)
+}
+
+/// A chart's data as a table (`Table`, numbers rounded as the page shows
+/// them): the data alternative under each chart.
+#[wasm_bindgen(js_name = chartTable, unchecked_return_type = "Table")]
+pub fn chart_table(#[wasm_bindgen(unchecked_param_type = "Chart")] chart: JsValue) -> Result<JsValue, JsValue> {
+    encode(&export::chart_table(&chart_arg(chart)?))
+}
+
+/// A chart's data as CSV (exact numbers), recording the model, its
+/// parameters, isoperf's version and `link`.
+#[wasm_bindgen(js_name = chartCsv)]
+pub fn chart_csv(
+    #[wasm_bindgen(unchecked_param_type = "Chart")] chart: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] link: JsValue,
+) -> Result<String, JsValue> {
+    Ok(export::chart_csv(&chart_arg(chart)?, &provenance(model_id, params, link)?))
+}
+
+/// A chart as an SVG document, `width` × `height` CSS px, in `theme`, with
+/// its text measured on `canvas` (not drawn on) as the page draws it, and
+/// the model, its parameters, isoperf's version and `link` in its
+/// `<metadata>`.
+#[wasm_bindgen(js_name = chartSvg)]
+#[allow(clippy::too_many_arguments)]
+pub fn chart_svg(
+    canvas: HtmlCanvasElement,
+    #[wasm_bindgen(unchecked_param_type = "Chart")] chart: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] link: JsValue,
+    width: u32,
+    height: u32,
+    #[wasm_bindgen(unchecked_optional_param_type = "ChartTheme")] theme: JsValue,
+) -> Result<String, JsValue> {
+    let chart = chart_arg(chart)?;
+    let from = provenance(model_id, params, link)?;
+    let (w, h) = (width.clamp(200, 4000), height.clamp(150, 4000));
+    let out = std::rc::Rc::new(std::cell::RefCell::new(String::new()));
+    let backend =
+        super::canvas::Canvas::svg(&canvas, w, h, out.clone()).ok_or_else(|| error("the canvas has no 2D context"))?;
+    crate::chart::draw(&chart, &backend.into_drawing_area(), 1.0, theme_arg(theme)?)
+        .map_err(|e| error(&e.to_string()))?;
+    let body = out.borrow();
+    Ok(export::with_metadata(&super::canvas::svg_document(w, h, &body), &from.to_json()))
+}
+
+/// The results as a file: `"csv"` or `"json"`, from what the page shows
+/// (`{outputs, tables}` of a report), recording the model, its parameters,
+/// isoperf's version and `link`.
+#[wasm_bindgen(js_name = exportResults)]
+pub fn export_results(
+    #[wasm_bindgen(unchecked_param_type = "ExportedResults")] results: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ExportFormat")] format: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] link: JsValue,
+) -> Result<String, JsValue> {
+    let results: export::Results = serde_wasm_bindgen::from_value(results)
+        .map_err(|e| super::type_error(&format!("results must be a report's {{outputs, tables}}: {e}")))?;
+    let format = text_arg("format", format)?;
+    let from = provenance(model_id, params, link)?;
+    match format.as_str() {
+        "csv" => Ok(export::results_csv(&results, &from)),
+        "json" => {
+            serde_json::to_string_pretty(&export::results_json(&results, &from)).map_err(|e| error(&e.to_string()))
+        }
+        other => Err(super::range_error(&format!(
+            "results export as 'csv' or 'json', not '{}'",
+            other.chars().take(40).collect::<String>()
+        ))),
+    }
+}
+
+/// `png` (a canvas's PNG bytes) with the provenance in an `iTXt` chunk.
+#[wasm_bindgen(js_name = exportPng)]
+pub fn export_png(
+    png: &[u8],
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] link: JsValue,
+) -> Result<Vec<u8>, JsValue> {
+    let from = provenance(model_id, params, link)?;
+    export::png_with_provenance(png, &from).ok_or_else(|| super::type_error("png must be the bytes of a PNG image"))
+}
+
+/// A computed map as a file: `"svg"` (laid out `width` CSS px wide) or
+/// `"csv"` (the grid), recording the model, its parameters, isoperf's
+/// version and `link`.
+#[wasm_bindgen(js_name = exportMap)]
+#[allow(clippy::too_many_arguments)]
+pub fn export_map(
+    #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
+    values: &[f64],
+    width: f64,
+    #[wasm_bindgen(unchecked_param_type = "ExportFormat")] format: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] link: JsValue,
+) -> Result<String, JsValue> {
+    let r = map_request(request)?;
+    let format = text_arg("format", format)?;
+    let from = provenance(model_id, params, link)?;
+    match format.as_str() {
+        "csv" => Ok(from.csv_comment() + &isomap::grid_csv(&r, values)),
+        "svg" => {
+            let layout = api::map_layout(&from.model, &r, values, width).map_err(|e| map_error(&e))?;
+            Ok(export::with_metadata(&layout.to_svg(), &from.to_json()))
+        }
+        other => Err(super::range_error(&format!(
+            "a map exports as 'csv' or 'svg', not '{}'",
+            other.chars().take(40).collect::<String>()
+        ))),
+    }
 }

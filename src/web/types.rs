@@ -413,6 +413,21 @@ export interface SweepPlan {
   values: Float64Array;
 }
 
+/** A pinned scenario whose curves a chart draws faintly (`drawChart`, `chartData`). */
+export interface Scenario {
+  name: string;
+  params: Params;
+}
+
+/** A file format an export writes: `"csv"` or `"json"` (results), `"csv"` or `"svg"` (maps). */
+export type ExportFormat = "csv" | "json" | "svg";
+
+/** What `exportResults` writes from: a report's outputs and tables, as the page shows them. */
+export interface ExportedResults {
+  outputs?: { [key: string]: Json } | null;
+  tables?: Table[] | null;
+}
+
 /** The colours a chart is painted in: the reader's colour scheme (`"light"` by default). */
 export type ChartTheme = "light" | "dark";
 
@@ -438,6 +453,8 @@ export interface ChartSeries {
   style: "line" | "dashed" | "points" | "marker" | "spans";
   color: number;
   spans?: ChartSpan[];
+  /** Drawn faintly: a pinned scenario's curve. */
+  faint?: boolean;
 }
 
 /** A chart as data (`chartData`), for `paintChart`. */

@@ -443,7 +443,7 @@ describe('iso-map: the worker', () => {
 
         // The painted map is the 128 × 128 one: its grid exports 128² rows.
         const csv = await download(page, '.map-csv');
-        assert.equal(csv.body.toString('utf8').split('\n').length, 128 * 128 + 1, 'the CSV of a 128 × 128 map');
+        assert.equal(csv.body.toString('utf8').split('\n').filter((l) => !l.startsWith('# ')).length, 128 * 128 + 1, 'the CSV of a 128 × 128 map');
       });
     } finally {
       await context.close();
@@ -626,7 +626,10 @@ describe('iso-map: export', () => {
 
       const csv = await download(page, '.map-csv');
       assert.equal(csv.name, 'isoperf-dlt-map.csv');
-      const lines = csv.body.toString('utf8').split('\n');
+      const text = csv.body.toString('utf8');
+      // It opens with what made it: the version, the model, every parameter and the link.
+      assert.match(text, /^# isoperf \d+\.\d+\.\d+, model dlt\n# parameters: .*\bm=\S+.*\n# link: http:\/\/\S+#model=dlt/);
+      const lines = text.split('\n').filter((l) => !l.startsWith('# '));
       assert.equal(lines[0], 'm,V,efficiency');
       assert.equal(lines.length, 256 * 256 + 1, 'a header and one line per grid node');
 
