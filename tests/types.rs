@@ -42,6 +42,7 @@ const NOT_SERIALIZED: &[(&str, &str)] = &[
     ("SweepPlan", "built from typed arrays in src/web/full.rs"),
     ("ExportedResults", "an argument (deserialized by src/web/full.rs)"),
     ("Scenario", "an argument (read by src/web/full.rs)"),
+    ("SweepScenario", "an argument (read by src/web/full.rs)"),
 ];
 
 /// Names the declarations may use without declaring them: JavaScript's own.

@@ -186,7 +186,8 @@ function wire() {
     } else if (what === 'scenarios') {
       renderScenarios();
       writeHash();
-      scheduleCharts();
+      scheduleCharts({ resized: true }); // the sweeps too
+      requestSweeps(); // the sweeps of a new scenario
     }
   });
   $('results-tools').addEventListener('click', (e) => {

@@ -25,6 +25,7 @@ export function chartFigure(c) {
 export function buildCharts(model) {
   $('charts').replaceChildren(...model.charts.map(chartFigure), ...model.sweeps.map(sweepFigure));
   state.sweeps.curves = {};
+  state.sweeps.pinned = {};
 }
 
 /**

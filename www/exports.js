@@ -8,6 +8,7 @@ import { $, download, el, theme } from './dom.js';
 import { state } from './state.js';
 import { tableCards } from './results.js';
 import { scenariosArg } from './scenarios.js';
+import { sweepScenarios } from './sweeps.js';
 import { chartCsv, chartData, chartSvg, chartTable, exportPng, exportResults, sweepChartData } from './wasm.js';
 
 /** The buttons under a chart and the place for its data table. */
@@ -34,7 +35,7 @@ const slug = (text) => String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').re
 function figureChart(fig) {
   if (fig.classList.contains('sweep')) {
     const done = state.sweeps.curves[fig.dataset.sweep];
-    return done ? { chart: sweepChartData(state.model.id, fig.dataset.sweep, done.params, done.curves), params: done.params } : null;
+    return done ? { chart: sweepChartData(state.model.id, fig.dataset.sweep, done.params, done.curves, sweepScenarios(fig.dataset.sweep)), params: done.params } : null;
   }
   const id = fig.dataset.chart;
   const long = state.long.charts?.[id];

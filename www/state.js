@@ -39,8 +39,12 @@ export const state = {
    * size); `width` is the charts' last width.
    */
   charts: { frame: 0, wait: 0, afterMap: false, all: false, width: 0 },
-  /** Sweeps: the worker client, the debounce timer, the curves drawn and the parameters they were computed for. */
-  sweeps: { client: null, timer: 0, curves: {}, sent: null },
+  /**
+   * Sweeps: the worker client, the debounce timer, the curves drawn and the
+   * parameters they were computed for, and pinned scenarios' curves (by the
+   * scenario's parameters, then sweep id).
+   */
+  sweeps: { client: null, timer: 0, curves: {}, sent: null, pinned: {} },
   /**
    * The iso-map panel: its request, whether the user changed it from the
    * model's first preset, the request in the worker, the last result and its

@@ -10,31 +10,49 @@ import { failure, serve } from './worker-serve.js';
 /** Milliseconds of points computed before the worker lets a newer request in. */
 const SLICE_MS = 30;
 
+/**
+ * The curves of `sweep` for `params`, a few points per slice; `onSlice(done
+ * fraction)` after each. Resolves to the curves, or null when superseded.
+ */
+async function curvesOf(model, sweep, params, job, onSlice) {
+  const { xs, values } = sweepPlan(model, sweep);
+  const total = values.length * xs.length;
+  const curves = [];
+  for (let k = 0; k < values.length; k++) {
+    const curve = new Float64Array(xs.length);
+    let slice = performance.now();
+    for (let i = 0; i < xs.length; i++) {
+      if (!job.current()) return null; // superseded
+      curve.set(sweepSeries(model, sweep, params, k, i, i + 1), i);
+      if (performance.now() - slice > SLICE_MS || i + 1 === xs.length) {
+        onSlice((k * xs.length + i + 1) / total);
+        await job.pause(); // let a newer request in
+        slice = performance.now();
+      }
+    }
+    curves.push(curve);
+  }
+  return curves;
+}
+
 serve({
-  async run({ model, params, sweeps }, job) {
-    for (const sweep of sweeps) {
+  /**
+   * The sweeps for `params`, then for each pinned scenario ({key, params})
+   * the sweeps the page does not have yet (answered with its `scenario` key).
+   */
+  async run({ model, params, sweeps, scenarios = [] }, job) {
+    const jobs = [
+      ...sweeps.map((sweep) => ({ sweep, params, scenario: undefined })),
+      ...scenarios.flatMap((s) => s.sweeps.map((sweep) => ({ sweep, params: s.params, scenario: s.key }))),
+    ];
+    for (const { sweep, params: p, scenario } of jobs) {
       try {
-        const { xs, values } = sweepPlan(model, sweep);
-        const total = values.length * xs.length;
-        const curves = [];
-        for (let k = 0; k < values.length; k++) {
-          const curve = new Float64Array(xs.length);
-          let slice = performance.now();
-          for (let i = 0; i < xs.length; i++) {
-            if (!job.current()) return; // superseded
-            curve.set(sweepSeries(model, sweep, params, k, i, i + 1), i);
-            if (performance.now() - slice > SLICE_MS || i + 1 === xs.length) {
-              job.progress((k * xs.length + i + 1) / total, { sweep });
-              await job.pause(); // let a newer request in
-              slice = performance.now();
-            }
-          }
-          curves.push(curve);
-        }
-        if (!job.current()) return;
-        job.post({ sweep, done: true, curves }, curves.map((c) => c.buffer));
+        const report = scenario === undefined ? (f) => job.progress(f, { sweep }) : () => {};
+        const curves = await curvesOf(model, sweep, p, job, report);
+        if (!curves || !job.current()) return;
+        job.post({ sweep, scenario, done: true, curves }, curves.map((c) => c.buffer));
       } catch (e) {
-        job.post({ sweep, ...failure(e) }); // (after a trap, on a new instance for the next sweep)
+        job.post({ sweep, scenario, ...failure(e) }); // (after a trap, on a new instance for the next sweep)
       }
     }
   },

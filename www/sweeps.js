@@ -30,6 +30,26 @@ export function requestSweeps() {
   state.sweeps.timer = setTimeout(sendSweeps, 60);
 }
 
+/** A pinned scenario's key for its cached sweep curves: its parameters. */
+const keyOf = (scenario) => JSON.stringify(scenario.values);
+
+/** Pinned scenarios whose sweeps are drawn (quick to evaluate), with the sweeps not computed for them yet. */
+function missingScenarioSweeps() {
+  return state.scenarios.filter((x) => x.report?.outputs && !x.report.deferred).map((x) => {
+    const have = state.sweeps.pinned[keyOf(x)] ?? {};
+    return { key: keyOf(x), params: x.values, sweeps: state.model.sweeps.map((w) => w.id).filter((id) => !have[id]) };
+  }).filter((x) => x.sweeps.length);
+}
+
+/** What drawSweep takes for sweep `id`: each pinned scenario whose curves are in, with them. */
+export function sweepScenarios(id) {
+  const list = state.scenarios.flatMap((x) => {
+    const curves = state.sweeps.pinned[keyOf(x)]?.[id];
+    return curves ? [{ name: x.name, params: x.values, curves }] : [];
+  });
+  return list.length ? list : undefined;
+}
+
 function sendSweeps() {
   const s = state.sweeps;
   s.client ??= workerClient('sweep', { onProgress, onAnswer, onError });
@@ -40,7 +60,7 @@ function sendSweeps() {
     progress.hidden = false;
     fig.dataset.state = 'computing';
   }
-  s.client.send({ model: state.model.id, params: s.sent, sweeps: state.model.sweeps.map((x) => x.id) });
+  s.client.send({ model: state.model.id, params: s.sent, sweeps: state.model.sweeps.map((x) => x.id), scenarios: missingScenarioSweeps() });
 }
 
 function onProgress(data) {
@@ -51,6 +71,14 @@ function onProgress(data) {
 function onAnswer(data) {
   const fig = figureOf(data.sweep);
   if (!fig) return;
+  if (data.scenario !== undefined) {
+    // A pinned scenario's curves: kept (its parameters do not change) and drawn behind.
+    if (data.done) {
+      (state.sweeps.pinned[data.scenario] ??= {})[data.sweep] = data.curves;
+      drawSweepFigure(fig, dpr());
+    }
+    return;
+  }
   fig.querySelector('.sweep-progress').hidden = true;
   if (data.error) {
     delete state.sweeps.curves[data.sweep];
@@ -75,7 +103,7 @@ export function drawSweepFigure(fig, ratio) {
   const canvas = fig.querySelector('canvas');
   sizeCanvas(canvas, ratio);
   try {
-    fig.querySelector('.chart-note').textContent = drawSweep(canvas, state.model.id, fig.dataset.sweep, done.params, done.curves, ratio, theme()) ?? '';
+    fig.querySelector('.chart-note').textContent = drawSweep(canvas, state.model.id, fig.dataset.sweep, done.params, done.curves, ratio, theme(), sweepScenarios(fig.dataset.sweep)) ?? '';
     fig.querySelector('.chart-error').textContent = '';
     fig.classList.remove('stale');
     fig.dataset.state = 'done';

@@ -172,34 +172,44 @@ pub struct Scenario {
 /// The most scenarios drawn behind a chart.
 pub const MAX_SCENARIOS: usize = 4;
 
-/// `chart` (chart `chart_id` of model `id`) with each scenario's curves of
-/// the same chart drawn faintly behind it, without legend entries; the note
-/// says which scenarios are drawn and which cannot be (a Gantt chart's bars,
-/// a scenario with no result for its parameters).
-pub fn with_scenarios(id: &str, chart_id: &str, mut current: Chart, scenarios: &[Scenario]) -> Chart {
+/// `current` (chart `chart_id` of model `id`) with each scenario's curves
+/// of the same chart drawn faintly behind it (see [`overlay`]).
+pub fn with_scenarios(id: &str, chart_id: &str, current: Chart, scenarios: &[Scenario]) -> Chart {
+    if scenarios.is_empty() {
+        return current;
+    }
+    let pinned = scenarios.iter().take(MAX_SCENARIOS).map(|s| (s.name.as_str(), chart(id, chart_id, &s.params).ok()));
+    overlay(current, pinned)
+}
+
+/// `current` with each pinned chart's curves drawn faintly behind it,
+/// without legend entries; the note says which scenarios are drawn and
+/// which have no curve (`None`: no result for their parameters). A schedule
+/// (bars, no curves) is returned as it is. At most [`MAX_SCENARIOS`].
+pub fn overlay<'a>(mut current: Chart, pinned: impl IntoIterator<Item = (&'a str, Option<Chart>)>) -> Chart {
     use crate::chart::Style;
     let is_curve = |x: &crate::chart::Series| matches!(x.style, Style::Line | Style::Dashed | Style::Points);
-    if scenarios.is_empty() || !current.series.iter().any(is_curve) {
-        return current; // nothing pinned, or a schedule (bars): nothing to draw behind
+    if !current.series.iter().any(is_curve) {
+        return current; // a schedule (bars): nothing to draw behind
     }
     let mut drawn = Vec::new();
     let mut faint = Vec::new();
     let mut missing = Vec::new();
-    for s in scenarios.iter().take(MAX_SCENARIOS) {
-        let curves: Vec<_> = match chart(id, chart_id, &s.params) {
-            Ok(c) => c.series.into_iter().filter(is_curve).collect(),
-            Err(_) => Vec::new(),
-        };
+    for (name, chart) in pinned.into_iter().take(MAX_SCENARIOS) {
+        let curves: Vec<_> = chart.map(|c| c.series.into_iter().filter(is_curve).collect()).unwrap_or_default();
         if curves.is_empty() {
-            missing.push(s.name.as_str());
+            missing.push(name);
             continue;
         }
-        drawn.push(s.name.as_str());
+        drawn.push(name);
         faint.extend(curves.into_iter().map(|mut c| {
             c.name = String::new();
             c.faint = true;
             c
         }));
+    }
+    if drawn.is_empty() && missing.is_empty() {
+        return current;
     }
     let mut note = Vec::new();
     if !drawn.is_empty() {

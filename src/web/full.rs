@@ -350,13 +350,40 @@ pub fn draw_sweep(
     #[wasm_bindgen(unchecked_param_type = "Float64Array[]")] curves: js_sys::Array,
     scale: f64,
     #[wasm_bindgen(unchecked_optional_param_type = "ChartTheme")] theme: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "SweepScenario[]")] scenarios: JsValue,
 ) -> Result<Option<String>, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let sweep_id = &text_arg("sweepId", sweep_id)?;
     let raw = decode_params(params)?;
     let ys: Vec<Vec<f64>> = curves.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect();
     let chart = api::sweep_chart(model_id, sweep_id, &raw, Some(ys)).map_err(|e| model_error(&e))?;
+    let chart = with_sweep_scenarios(model_id, sweep_id, chart, scenarios)?;
     paint(canvas, &chart, scale, theme)
+}
+
+/// A sweep chart with pinned scenarios' curves (`[{name, params, curves}]`,
+/// computed by the sweep worker for their parameters) drawn faintly behind.
+fn with_sweep_scenarios(
+    model_id: &str,
+    sweep_id: &str,
+    chart: crate::chart::Chart,
+    scenarios: JsValue,
+) -> Result<crate::chart::Chart, JsValue> {
+    let list = decode_scenarios(scenarios.clone())?;
+    if list.is_empty() {
+        return Ok(chart);
+    }
+    let items = scenarios.dyn_into::<js_sys::Array>().map_err(|_| super::type_error("scenarios must be an array"))?;
+    let mut pinned = Vec::new();
+    for (s, item) in list.iter().zip(items.iter()) {
+        let curves = js_sys::Reflect::get(&item, &"curves".into())?;
+        let Some(curves) = curves.dyn_ref::<js_sys::Array>() else {
+            return Err(super::type_error(&format!("scenario {}: curves must be an array of Float64Array", s.name)));
+        };
+        let ys: Vec<Vec<f64>> = curves.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect();
+        pinned.push((s.name.as_str(), api::sweep_chart(model_id, sweep_id, &s.params, Some(ys)).ok()));
+    }
+    Ok(api::overlay(chart, pinned))
 }
 
 /// What produced an export: model `model_id`, its `params` and the page's
@@ -400,12 +427,14 @@ pub fn sweep_chart_data(
     #[wasm_bindgen(unchecked_param_type = "string")] sweep_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Float64Array[]")] curves: js_sys::Array,
+    #[wasm_bindgen(unchecked_optional_param_type = "SweepScenario[]")] scenarios: JsValue,
 ) -> Result<JsValue, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let sweep_id = &text_arg("sweepId", sweep_id)?;
     let raw = decode_params(params)?;
     let ys: Vec<Vec<f64>> = curves.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect();
-    encode(&api::sweep_chart(model_id, sweep_id, &raw, Some(ys)).map_err(|e| model_error(&e))?)
+    let chart = api::sweep_chart(model_id, sweep_id, &raw, Some(ys)).map_err(|e| model_error(&e))?;
+    encode(&with_sweep_scenarios(model_id, sweep_id, chart, scenarios)?)
 }
 
 /// A chart's data as a table (`Table`, numbers rounded as the page shows

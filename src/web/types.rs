@@ -419,6 +419,11 @@ export interface Scenario {
   params: Params;
 }
 
+/** A pinned scenario on a sweep: its curves, computed by the sweep worker for its parameters (`drawSweep`, `sweepChartData`). */
+export interface SweepScenario extends Scenario {
+  curves: Float64Array[];
+}
+
 /** A file format an export writes: `"csv"` or `"json"` (results), `"csv"` or `"svg"` (maps). */
 export type ExportFormat = "csv" | "json" | "svg";
 

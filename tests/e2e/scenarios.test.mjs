@@ -58,6 +58,25 @@ describe('scenarios', () => {
     }
   });
 
+  test('sweeps draw a pinned scenario too: its curves computed once in the sweep worker', async () => {
+    const { page, log, close } = await openPage(env, { hash: '#model=mapreduce' });
+    try {
+      const sweepsDone = () => page.waitForFunction(() => [...document.querySelectorAll('#charts figure.sweep')].every((f) => f.dataset.state === 'done'), null, { timeout: 60_000 });
+      await sweepsDone();
+      await page.click('.scenario-pin');
+      await page.fill('#f-r', '20');
+      await sweepsDone();
+      await page.waitForFunction(() => [...document.querySelectorAll('#charts figure.sweep .chart-note')].every((n) => n.textContent.startsWith('Faint: the pinned scenario A.')), null, { timeout: 60_000 });
+      // The data table is the current sweep's own data (not the scenario's).
+      await page.click('#charts figure.sweep .chart-data-toggle');
+      const header = await page.$$eval('#charts figure.sweep .chart-data thead th', (h) => h.map((x) => x.textContent));
+      assert.ok(header.length >= 2 && header.every((h) => h !== ''), `columns: ${header}`);
+      assert.deepEqual(pageProblems(log), []);
+    } finally {
+      await close();
+    }
+  });
+
   test('at most four; a crafted link\'s scenarios are text, checked, and what is left out is said', async () => {
     const hostile = encodeURIComponent('<img src=x onerror=alert(1)>');
     const hash = `#model=pmm&scenario=${hostile}%3BM%3D-5&scenario=B%3Bbogus%3D1&scenario=C&scenario=D&scenario=E&scenario=F%3B%E0%A4%A`;
