@@ -66,7 +66,7 @@ function change(now, then) {
 export function renderScenarios() {
   const box = $('scenarios');
   const full = state.scenarios.length >= MAX_SCENARIOS;
-  box.replaceChildren(
+  box.replaceChildren(...[
     el('div', { class: 'scenario-head' },
       el('button', { type: 'button', class: 'scenario-pin', disabled: full || !state.results?.outputs || Boolean(state.blocked) || undefined,
         title: full ? `At most ${MAX_SCENARIOS} scenarios: remove one first.` : 'Keep these parameters to compare with as you change them.',
@@ -77,7 +77,8 @@ export function renderScenarios() {
         el('strong', { class: 'scenario-name', text: s.name }),
         el('span', { class: 'scenario-diff', text: s.report?.outputs ? differences(s.values) : s.report?.deferred ? `${differences(s.values)} (a long evaluation: not compared)` : 'no results for its parameters' }),
         el('button', { type: 'button', class: 'scenario-restore', 'aria-label': `Put scenario ${s.name}'s parameters in the form`, text: 'Restore' }),
-        el('button', { type: 'button', class: 'scenario-remove', 'aria-label': `Remove scenario ${s.name}`, text: '×' })))) : null);
+        el('button', { type: 'button', class: 'scenario-remove', 'aria-label': `Remove scenario ${s.name}`, text: '×' })))) : null,
+  ].filter(Boolean));
   for (const card of document.querySelectorAll('#outputs .output[data-output]')) {
     card.querySelector('.output-compare')?.remove();
     const key = card.dataset.output;

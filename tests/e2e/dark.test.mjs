@@ -68,7 +68,8 @@ describe('the dark colour scheme', () => {
     assert.ok(names.length >= 15, `${names.length} custom properties`);
     const page = await dark.newPage();
     try {
-      await page.goto(`${env.url}#model=pmm`, { waitUntil: 'commit' });
+      // After the style sheet is in (a busy machine may not have it right after the commit).
+      await page.goto(`${env.url}#model=pmm`, { waitUntil: 'load' });
       for (const colorScheme of ['dark', 'light']) {
         await page.emulateMedia({ colorScheme });
         const empty = await page.evaluate((list) => list.filter((n) => !getComputedStyle(document.documentElement).getPropertyValue(n).trim()), names);

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { chartInk, openPage, pageProblems, startEnv, stopEnv, waitForCharts } from './helpers.mjs';
+import { chartInk, openPage, pageProblems, startEnv, stopEnv, visibleText, waitForCharts } from './helpers.mjs';
 
 let env;
 before(async () => { env = await startEnv(); });
@@ -74,6 +74,20 @@ describe('scenarios', () => {
       assert.deepEqual(pageProblems(log), []);
     } finally {
       await close();
+    }
+  });
+
+  test('no model\'s page shows null, undefined or NaN (a missing value written as text), with and without a scenario', async () => {
+    for (const model of ['pmm', 'dlt', 'mapreduce', 'pipeline', 'scaling']) {
+      const { page, close } = await openPage(env, { hash: `#model=${model}` });
+      try {
+        await waitForCharts(page);
+        assert.doesNotMatch(await visibleText(page), /\bnull\b|\bundefined\b|NaN/, `${model}: a missing value shown as text`);
+        await page.click('.scenario-pin');
+        assert.doesNotMatch(await visibleText(page), /\bnull\b|\bundefined\b|NaN/, `${model} with a scenario`);
+      } finally {
+        await close();
+      }
     }
   });
 
