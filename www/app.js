@@ -13,9 +13,8 @@ import { state } from './state.js';
 import * as wasm from './wasm.js';
 import { readHash, writeHash } from './hash.js';
 import { applyPreset, buildForm, buildPresets, defaultsOf, fillForm, onEdit, onListClick, showFieldErrors, showFields } from './form.js';
-import { showInternalError, showResults, showStopped } from './results.js';
+import { showInternalError, showResults, showResultsTools, showStopped } from './results.js';
 import { buildCharts, scheduleCharts } from './charts.js';
-import { exportResultsAs, exportTable, onChartsClick, showResultsTools } from './exports.js';
 import { onScenarioClick, renderScenarios, setScenarios } from './scenarios.js';
 import { requestSweeps } from './sweeps.js';
 import { buildMap, onMapEvent, onMapHover, paintMap, requestMap, resetMap, setMapRequest } from './map-panel.js';
@@ -173,10 +172,14 @@ function wire() {
       if (onMapEvent(e)) update({ fromMap: true }); // a map preset put values in the form
     });
   }
-  $('charts').addEventListener('click', onChartsClick);
+  // Exports and data tables: exports.js is loaded on the first click that needs it.
+  const exports = () => import('./exports.js');
+  $('charts').addEventListener('click', (e) => {
+    if (e.target.closest('.chart-tools button')) exports().then((m) => m.onChartsClick(e));
+  });
   $('tables').addEventListener('click', (e) => {
     const b = e.target.closest('.table-export');
-    if (b) exportTable(b.closest('.table-card').dataset.table);
+    if (b) exports().then((m) => m.exportTable(b.closest('.table-card').dataset.table));
   });
   $('scenarios').addEventListener('click', (e) => {
     const what = onScenarioClick(e);
@@ -192,7 +195,7 @@ function wire() {
   });
   $('results-tools').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-format]');
-    if (b) exportResultsAs(b.dataset.format);
+    if (b) exports().then((m) => m.exportResultsAs(b.dataset.format));
   });
   $('map').addEventListener('mousemove', (e) => e.target.classList.contains('map-canvas') && onMapHover(e));
   // Reset restores everything a link would not carry: the form, the preset menu and the map.

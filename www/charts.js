@@ -9,8 +9,25 @@ import { $, dpr, el, sizeCanvas, theme } from './dom.js';
 import { state } from './state.js';
 import { drawChart, fullReady, paintChart } from './wasm.js';
 import { drawSweepFigure, sweepFigure } from './sweeps.js';
-import { chartTools, refreshChartData } from './exports.js';
 import { scenariosArg } from './scenarios.js';
+
+/** The buttons under a chart (exports.js does what they ask) and the place for its data table. */
+function chartTools(title) {
+  return [
+    el('div', { class: 'chart-tools', role: 'group', 'aria-label': `${title}: export and data` },
+      el('button', { type: 'button', class: 'chart-data-toggle', 'aria-expanded': 'false', text: 'Data table' }),
+      el('span', { class: 'chart-tools-label', text: 'Export' }),
+      el('button', { type: 'button', class: 'chart-export', 'data-format': 'png', text: 'PNG', 'aria-label': `${title} as PNG` }),
+      el('button', { type: 'button', class: 'chart-export', 'data-format': 'svg', text: 'SVG', 'aria-label': `${title} as SVG` }),
+      el('button', { type: 'button', class: 'chart-export', 'data-format': 'csv', text: 'CSV', 'aria-label': `${title} data as CSV` })),
+    el('div', { class: 'chart-data', hidden: true }),
+  ];
+}
+
+/** After a figure is drawn: its data table again, when open (exports.js is in by then: the toggle loaded it). */
+function refreshChartData(fig) {
+  if (fig.querySelector('.chart-data')?.hidden === false) import('./exports.js').then((m) => m.refreshChartData(fig));
+}
 
 /** A chart's figure: canvas, error, note and caption. */
 export function chartFigure(c) {
@@ -23,7 +40,11 @@ export function chartFigure(c) {
 }
 
 export function buildCharts(model) {
-  $('charts').replaceChildren(...model.charts.map(chartFigure), ...model.sweeps.map(sweepFigure));
+  $('charts').replaceChildren(...model.charts.map(chartFigure), ...model.sweeps.map((s) => {
+    const fig = sweepFigure(s);
+    fig.append(...chartTools(s.title));
+    return fig;
+  }));
   state.sweeps.curves = {};
   state.sweeps.pinned = {};
 }

@@ -1,28 +1,17 @@
 // Exports and data tables: every chart as PNG (at the device's resolution),
 // SVG and CSV, with a data table under it on request; the results (outputs
 // and tables) as CSV and JSON; each table as CSV. Rust writes every file
-// (exportChart, exportResults, exportPng) and records in it the model, its
-// parameters, isoperf's version and the page's link. Knows no model.
+// (chartCsv, chartSvg, exportResults, exportPng) and records in it the
+// model, its parameters, isoperf's version and the page's link. Loaded on
+// the first click that needs it (the buttons are the page's own, in
+// charts.js and results.js). Knows no model.
 
-import { $, download, el, theme } from './dom.js';
+import { download, el, theme } from './dom.js';
 import { state } from './state.js';
 import { tableCards } from './results.js';
 import { scenariosArg } from './scenarios.js';
 import { sweepScenarios } from './sweeps.js';
 import { chartCsv, chartData, chartSvg, chartTable, exportPng, exportResults, sweepChartData } from './wasm.js';
-
-/** The buttons under a chart and the place for its data table. */
-export function chartTools(title) {
-  return [
-    el('div', { class: 'chart-tools', role: 'group', 'aria-label': `${title}: export and data` },
-      el('button', { type: 'button', class: 'chart-data-toggle', 'aria-expanded': 'false', text: 'Data table' }),
-      el('span', { class: 'chart-tools-label', text: 'Export' }),
-      el('button', { type: 'button', class: 'chart-export', 'data-format': 'png', text: 'PNG', 'aria-label': `${title} as PNG` }),
-      el('button', { type: 'button', class: 'chart-export', 'data-format': 'svg', text: 'SVG', 'aria-label': `${title} as SVG` }),
-      el('button', { type: 'button', class: 'chart-export', 'data-format': 'csv', text: 'CSV', 'aria-label': `${title} data as CSV` })),
-    el('div', { class: 'chart-data', hidden: true }),
-  ];
-}
 
 const link = () => location.href;
 const slug = (text) => String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'chart';
@@ -114,9 +103,4 @@ export function exportTable(id) {
   if (!t) return;
   const text = exportResults({ outputs: null, tables: [t] }, 'csv', state.model.id, { ...state.values }, link());
   download(`isoperf-${state.model.id}-${slug(t.title)}.csv`, 'text/csv', text);
-}
-
-/** Shows or hides the results' export buttons (only with results to export). */
-export function showResultsTools() {
-  $('results-tools').hidden = !state.results?.outputs || Boolean(state.blocked) || Boolean(state.results?.deferred);
 }

@@ -109,3 +109,8 @@ export function showInternalError(href) {
   a.href = href;
   a.textContent = href;
 }
+
+/** Shows the results' export buttons only with results to export. */
+export function showResultsTools() {
+  $('results-tools').hidden = !state.results?.outputs || Boolean(state.blocked) || Boolean(state.results?.deferred);
+}

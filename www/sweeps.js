@@ -8,7 +8,6 @@ import { state } from './state.js';
 import { drawSweep, fullReady } from './wasm.js';
 import { workerClient } from './worker-client.js';
 import { changedValues } from './form.js';
-import { chartTools, refreshChartData } from './exports.js';
 
 const figureOf = (id) => document.querySelector(`#charts .sweep[data-sweep="${CSS.escape(id)}"]`);
 
@@ -19,8 +18,7 @@ export function sweepFigure(s) {
     el('p', { class: 'chart-error', role: 'status' }),
     el('p', { class: 'chart-note' }),
     el('figcaption', {}, el('strong', { text: s.title + '. ' }),
-      `${s.values.length} curves of ${s.points} points each, computed off the page in a worker. ${s.caption}`),
-    ...chartTools(s.title));
+      `${s.values.length} curves of ${s.points} points each, computed off the page in a worker. ${s.caption}`));
 }
 
 /** Recomputes the sweeps for the form, once the user pauses typing. */
@@ -107,7 +105,7 @@ export function drawSweepFigure(fig, ratio) {
     fig.querySelector('.chart-error').textContent = '';
     fig.classList.remove('stale');
     fig.dataset.state = 'done';
-    refreshChartData(fig);
+    if (fig.querySelector('.chart-data')?.hidden === false) import('./exports.js').then((m) => m.refreshChartData(fig));
   } catch (e) {
     fig.querySelector('.chart-error').textContent = e.message;
     fig.classList.add('stale');

@@ -153,7 +153,8 @@ describe('exports', () => {
       const toggle = `${FIG} .chart-data-toggle`;
       assert.equal(await page.getAttribute(toggle, 'aria-expanded'), 'false');
       await page.click(toggle);
-      assert.equal(await page.getAttribute(toggle, 'aria-expanded'), 'true');
+      // (The first click loads the exports module.)
+      await page.waitForSelector(`${toggle}[aria-expanded="true"]`, { timeout: 5000 });
       const read = () => page.$$eval(`${FIG} .chart-data tbody tr`, (rs) => rs.map((r) => [...r.children].map((c) => c.textContent)));
       const before = await read();
       assert.ok(before.length >= 3, `rows: ${before.length}`);
@@ -163,6 +164,7 @@ describe('exports', () => {
       await page.waitForFunction(([sel, old]) => [...document.querySelectorAll(sel)].map((r) => r.textContent).join('|') !== old,
         [`${FIG} .chart-data tbody tr`, before.map((r) => r.join('')).join('|')], { timeout: 5000 });
       await page.click(toggle);
+      await page.waitForSelector(`${toggle}[aria-expanded="false"]`, { timeout: 5000 });
       assert.equal(await page.isVisible(`${FIG} .chart-data`), false, 'hidden again');
 
       const svg = (await download(page, 'section#map .map-svg')).body.toString('utf8');

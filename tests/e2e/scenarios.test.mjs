@@ -69,6 +69,7 @@ describe('scenarios', () => {
       await page.waitForFunction(() => [...document.querySelectorAll('#charts figure.sweep .chart-note')].every((n) => n.textContent.startsWith('Faint: the pinned scenario A.')), null, { timeout: 60_000 });
       // The data table is the current sweep's own data (not the scenario's).
       await page.click('#charts figure.sweep .chart-data-toggle');
+      await page.waitForSelector('#charts figure.sweep .chart-data thead th');
       const header = await page.$$eval('#charts figure.sweep .chart-data thead th', (h) => h.map((x) => x.textContent));
       assert.ok(header.length >= 2 && header.every((h) => h !== ''), `columns: ${header}`);
       assert.deepEqual(pageProblems(log), []);
