@@ -143,28 +143,78 @@ pub fn array(xs: &[f64]) -> String {
     format!("{}{count}", items.join(", "))
 }
 
-/// `x` to `sig` significant figures: plain notation for moderate magnitudes,
-/// scientific (`6.764e-8`) otherwise. Non-finite values print as an em dash,
-/// so a gap never shows as "NaN".
+/// `x` to `sig` significant figures, as the page shows every number (the
+/// same text as [`number`]): tables, remarks, messages and the page's
+/// cards all read `6.764 × 10⁻⁸`, never `6.764e-8`. Non-finite values
+/// print as an em dash, so a gap never shows as "NaN".
 pub fn sig(x: f64, sig: usize) -> String {
-    if !x.is_finite() {
-        return "—".to_string();
+    number(x, sig)
+}
+
+/// A chart's tick label: four significant figures without trailing zeros
+/// (`0.5`, `2.5 × 10⁶`), so neighbouring ticks 0.0015 and 0.002 never read
+/// alike. A tick within rounding of zero — closer to it than
+/// [`TICK_ZERO`] of the axis span — is `0`, not `1.7 × 10⁻¹⁸`.
+pub fn tick(v: f64, span: f64) -> String {
+    if v == 0.0 || (span.is_finite() && v.abs() <= TICK_ZERO * span.abs()) {
+        return "0".into();
     }
-    if x == 0.0 {
-        return "0".to_string();
+    trimmed(&number(v, 4))
+}
+
+/// Below this fraction of its axis span a tick is zero (ticks are steps
+/// of at least a tenth of the span; sums of them stray by ~1e-16).
+pub const TICK_ZERO: f64 = 1e-9;
+
+/// A page number without the trailing zeros of its mantissa
+/// (`2.500 × 10⁶` → `2.5 × 10⁶`, `0.5000` → `0.5`).
+fn trimmed(text: &str) -> String {
+    let (mant, rest) = match text.find(" ×") {
+        Some(k) => text.split_at(k),
+        None => (text, ""),
+    };
+    let mant = if mant.contains('.') { mant.trim_end_matches('0').trim_end_matches('.') } else { mant };
+    format!("{mant}{rest}")
+}
+
+/// `n` and the noun that goes with it: `1 processor`, `4 processors`,
+/// `0 processors`.
+pub fn plural(n: f64, one: &str, many: &str) -> String {
+    let noun = if n == 1.0 { one } else { many };
+    format!("{} {noun}", count(n))
+}
+
+/// `x` with at least `digits` significant figures, and more until the
+/// text is on the same side of `bound` as `x` itself: ρ = 1.0000003 reads
+/// `1.0000003`, not `1.000`, so "ρ ≥ 1" and "over capacity" are visibly
+/// true. Beyond 15 figures, the shortest text that reads back as `x`.
+pub fn beside(x: f64, bound: f64, digits: usize) -> String {
+    let side = |v: f64| v.partial_cmp(&bound);
+    for d in digits.max(1)..=15 {
+        let text = number(x, d);
+        let shown: Option<f64> =
+            text.replace(" × 10", "e").chars().map(from_superscript).collect::<String>().parse().ok();
+        if shown.map(side) == Some(side(x)) {
+            return text;
+        }
     }
-    let sig = sig.max(1);
-    // The decade after rounding to `sig` figures (9.99998 → 10.00, not 10.000).
-    let rounded: f64 = format!("{:.*e}", sig - 1, x).parse().unwrap_or(x);
-    let exp = rounded.abs().log10().floor() as i32;
-    if (-3..6).contains(&exp) {
-        let decimals = (sig as i32 - 1 - exp).max(0) as usize;
-        format!("{x:.decimals$}")
-    } else {
-        let s = format!("{:.*e}", sig - 1, x);
-        // Rust prints "6.764e-8"; keep it.
-        s
+    // Closer than 15 figures can say: the shortest exact text (17 at most).
+    num(x)
+}
+
+fn from_superscript(c: char) -> char {
+    match SUPERSCRIPT.iter().position(|&s| s == c) {
+        Some(d) => char::from(b'0' + d as u8),
+        None if c == '⁻' => '-',
+        None => c,
     }
+}
+
+/// How far `rho` is over 1 as a percentage with enough figures to be non-zero
+/// when `rho` > 1 (`3.0 × 10⁻⁵%`, not `0%`).
+pub fn over_percent(rho: f64) -> String {
+    let p = 100.0 * (rho - 1.0);
+    format!("{}%", if p > 0.0 { number(p, 3) } else { "0".to_string() })
 }
 
 /// A count or processor number: whole numbers as such (72, not 72.000),
@@ -219,7 +269,9 @@ mod tests {
 
     #[test]
     fn significant_figures() {
-        assert_eq!(sig(6.7644e-8, 4), "6.764e-8");
+        // One format everywhere: sig is the page's number.
+        assert_eq!(sig(6.7644e-8, 4), "6.764 × 10⁻⁸");
+        assert_eq!(sig(1.5e-4, 2), "1.5 × 10⁻⁴");
         assert_eq!(sig(123.456, 4), "123.5");
         assert_eq!(sig(0.5, 3), "0.500");
         assert_eq!(sig(f64::NAN, 4), "—");
@@ -228,6 +280,52 @@ mod tests {
         assert_eq!(percent(-1e-12), "0.000%");
         assert_eq!(percent(-0.5), "-50.00%");
         assert_eq!(percent(1.5), "+150%");
+        for x in [6.7644e-8, 1.5e-4, 0.5, 123.456, 2.5e20, -3.25e-9] {
+            assert_eq!(sig(x, 4), number(x, 4), "{x}");
+        }
+    }
+
+    /// Ticks read like the page's numbers, and a tick that is zero up to
+    /// the rounding of the tick arithmetic reads 0.
+    #[test]
+    fn ticks() {
+        assert_eq!(tick(1.5e-4, 1e-3), "1.5 × 10⁻⁴");
+        assert_eq!(tick(0.25, 1.0), "0.25");
+        assert_eq!(tick(-2.0e-9, 1e-8), "-2 × 10⁻⁹");
+        // The residual chart's zero tick: 1.7e-18 on an axis 0.4 wide.
+        assert_eq!(tick(1.7e-18, 0.4), "0");
+        assert_eq!(tick(-5.5e-17, 2.0), "0");
+        // A small value on a small axis is not zero.
+        assert_eq!(tick(1.7e-18, 1e-17), "1.7 × 10⁻¹⁸");
+        // Limit: TICK_ZERO of the span is zero, ten times it is not.
+        assert_eq!(tick(TICK_ZERO, 1.0), "0");
+        assert_eq!(tick(10.0 * TICK_ZERO, 1.0), "1 × 10⁻⁸");
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1.0, "processor", "processors"), "1 processor");
+        assert_eq!(plural(0.0, "processor", "processors"), "0 processors");
+        assert_eq!(plural(4096.0, "task", "tasks"), "4096 tasks");
+        assert_eq!(plural(2.5, "task", "tasks"), "2.5000 tasks");
+    }
+
+    /// "ρ = … ≥ 1 (… over capacity)": the shown ρ and percentage never
+    /// contradict the claim, however close ρ is to 1.
+    #[test]
+    fn a_claim_about_one_shows_enough_digits() {
+        assert_eq!(beside(1.0000003, 1.0, 4), "1.0000003");
+        assert_eq!(over_percent(1.0000003), "3.00 × 10⁻⁵%");
+        assert_eq!(beside(0.99996, 1.0, 3), "0.99996");
+        assert_eq!(beside(1.25, 1.0, 4), "1.250");
+        assert_eq!(beside(1.0, 1.0, 4), "1");
+        assert_eq!(over_percent(1.0), "0%");
+        for rho in [1.0 + 1e-15, 1.0 + 3e-12, 1.0 + 4e-7, 1.0004, 1.7, 1e6] {
+            let shown: f64 = beside(rho, 1.0, 4).parse().unwrap_or(f64::NAN);
+            assert!(shown > 1.0 || beside(rho, 1.0, 4).contains('×'), "ρ = {rho} shows {}", beside(rho, 1.0, 4));
+            assert_ne!(over_percent(rho), "0%", "{rho}");
+            assert!(!over_percent(rho).starts_with("0.00"), "{rho}: {}", over_percent(rho));
+        }
     }
 
     /// The page's output text, as JavaScript's `toPrecision` and
