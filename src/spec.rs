@@ -291,7 +291,12 @@ pub(crate) fn parse_number(text: &str) -> Result<f64, Problem> {
     if s.contains(',') {
         return Err(Problem::NotANumber(format!("'{}' (use a decimal point, not a comma)", echo(s))));
     }
-    s.parse::<f64>().map_err(|_| Problem::NotANumber(format!("'{}'", echo(s))))
+    let x = s.parse::<f64>().map_err(|_| Problem::NotANumber(format!("'{}'", echo(s))))?;
+    // "1e309" is a number, only too large for a double: say so.
+    if x.is_infinite() {
+        return Err(Problem::TooLarge(echo(s)));
+    }
+    Ok(x)
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
