@@ -17,7 +17,7 @@
 
 use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
-use crate::format::sig;
+use crate::format::{plural, sig};
 use crate::model::{chart_specs, output_specs, Evaluated, Model, Output, Read, View};
 use crate::spec::{
     AppliesWhen, ChoiceOption, Level, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
@@ -812,11 +812,11 @@ impl Model for Dlt {
                 key: Some(key),
                 level: Level::Warning,
                 text: format!(
-                    "{} processors cannot all be activated for V = {}: the last would get no load. The largest feasible count is m_max = {}; the results are the schedule of {} processors.",
-                    e.m_requested,
+                    "{} cannot all be activated for V = {}: the last would get no load. The largest feasible count is m_max = {}; the results are the schedule of {}.",
+                    plural(e.m_requested as f64, "processor", "processors"),
                     sig(inputs.v, 6),
                     e.m_max,
-                    e.schedule.m
+                    plural(e.schedule.m as f64, "processor", "processors")
                 ),
             });
         }
@@ -826,16 +826,20 @@ impl Model for Dlt {
             level: Level::Info,
             text: match e.target {
                 TargetLoad::At(v) => {
-                    format!("Efficiency {target} on {} processors needs V ≥ {}.", e.m_requested, sig(v, 4))
+                    format!(
+                        "Efficiency {target} on {} needs V ≥ {}.",
+                        plural(e.m_requested as f64, "processor", "processors"),
+                        sig(v, 4)
+                    )
                 }
                 TargetLoad::AnyFeasible(l) => format!(
-                    "Every V that activates all {} processors (V > {}) already reaches efficiency {target}.",
-                    e.m_requested,
+                    "Every V that activates all {} (V > {}) already reaches efficiency {target}.",
+                    plural(e.m_requested as f64, "processor", "processors"),
                     sig(l, 4)
                 ),
                 TargetLoad::Unreachable { sup } => format!(
-                    "Efficiency {target} is out of reach on {} processors: it approaches {} as V grows.",
-                    e.m_requested,
+                    "Efficiency {target} is out of reach on {}: it approaches {} as V grows.",
+                    plural(e.m_requested as f64, "processor", "processors"),
                     sig(sup, 4)
                 ),
             },

@@ -17,7 +17,7 @@
 
 use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
-use crate::format::sig;
+use crate::format::{plural, sig};
 use crate::spec::{
     AppliesWhen, ChoiceOption, Level, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
     PresetValue, Range, Remark, Scale, SweepSpec,
@@ -81,7 +81,12 @@ impl Inputs {
         if count > MAX_INTERVALS as u64 {
             return Err(ParamError::constraint(
                 "r",
-                format!("m = {m} mappers and r = {r} reducers in groups of ℓ = {} give {count} shuffle intervals", l.min(m)),
+                format!(
+                    "m = {} and r = {} in groups of ℓ = {} give {count} shuffle intervals",
+                    plural(m as f64, "mapper", "mappers"),
+                    plural(r as f64, "reducer", "reducers"),
+                    l.min(m)
+                ),
                 format!("at most {MAX_INTERVALS} intervals (m·⌈r/ℓ⌉ + ℓ − 1): fewer reducers, fewer mappers or a wider bisection ℓ"),
             )
             .into());

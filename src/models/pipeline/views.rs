@@ -2,7 +2,7 @@
 
 use crate::chart::{Axis, Chart, Corner, Series, Span, Style};
 use crate::error::ModelError;
-use crate::format::{percent, sig};
+use crate::format::{beside, over_percent, percent, sig};
 use crate::spec::Scale;
 use crate::table::{Row, Status, Table};
 
@@ -40,7 +40,7 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
                 .iter()
                 .map(|h| {
                     if h.wait.is_some() {
-                        format!("{} ρ={}", h.name, sig(h.rho, 2))
+                        format!("{} ρ={}", h.name, beside(h.rho, 1.0, 2))
                     } else {
                         format!("{}: saturated", h.name)
                     }
@@ -156,16 +156,16 @@ pub fn breakdown_table(i: &Inputs) -> Table {
                     sig(h.fanin, 4),
                     sig(h.arrival_rate, 4),
                     sig(h.service, 4),
-                    sig(h.rho, 4),
+                    beside(h.rho, 1.0, 4),
                     h.wait.map_or("—".into(), |w| sig(w, 4)),
                     h.response.map_or("—".into(), |d| sig(d, 4)),
                 ],
                 status: if saturated { Status::Disagrees } else { Status::Plain },
                 remark: saturated.then(|| {
                     format!(
-                        "Saturated: ρ = {} is {}% over capacity; no steady-state delay.",
-                        sig(h.rho, 4),
-                        sig(100.0 * (h.rho - 1.0), 3)
+                        "Saturated: ρ = {} is {} over capacity; no steady-state delay.",
+                        beside(h.rho, 1.0, 4),
+                        over_percent(h.rho)
                     )
                 }),
             }
