@@ -8,7 +8,7 @@
 // This file, like every module of the page, knows no model and no
 // parameter by name.
 
-import { $, el } from './dom.js';
+import { $, el, notice } from './dom.js';
 import { state } from './state.js';
 import * as wasm from './wasm.js';
 import { readHash, writeHash } from './hash.js';
@@ -184,9 +184,9 @@ function wire() {
   $('copy-link').addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(location.href);
-      $('copy-status').textContent = 'Link copied.';
+      notice($('copy-status'), 'Link copied.');
     } catch {
-      $('copy-status').textContent = 'Copy the address bar: it holds this view.';
+      notice($('copy-status'), 'Copy the address bar: it holds this view.', 0);
     }
   });
   wireEmbedDialog();

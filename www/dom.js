@@ -36,6 +36,22 @@ export function download(name, type, body) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+/** How long a passing notice ("Link copied.") stays, in ms. */
+export const NOTICE_MS = 4000;
+
+const noticeTimers = new WeakMap();
+
+/**
+ * Shows `text` in a status element (role="status": read out politely by
+ * screen readers), and clears it after `ms` unless a newer notice replaced
+ * it; `ms` = 0 keeps it (an instruction the reader still has to follow).
+ */
+export function notice(node, text, ms = NOTICE_MS) {
+  clearTimeout(noticeTimers.get(node));
+  node.textContent = text;
+  if (ms > 0) noticeTimers.set(node, setTimeout(() => { node.textContent = ''; }, ms));
+}
+
 export const dpr = () => window.devicePixelRatio || 1;
 
 /** The reader's colour scheme, as the chart and map painters take it: 'light' or 'dark'. */
