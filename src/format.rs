@@ -244,6 +244,159 @@ pub fn percent(x: f64) -> String {
     }
 }
 
+/// Text for the page with the papers' subscripts marked: `t_{N+1}`,
+/// `BW_{CTI,p}`, `α_i`, `T_comm` become `t<sub>N+1</sub>`, … The page
+/// builds `<sub>` elements from the marks (never as HTML), so rich text
+/// (help, captions, notes, remarks, table headers and cells) never shows
+/// typed-out notation. A subscript is `_{…}` after a letter, or a run of
+/// ASCII letters and digits after `_`, where the name before `_` is one
+/// or two letters or holds a Greek one (`γCα_i`): identifiers such as
+/// `leaf_fanin` stay as they are. Text already marked is left alone.
+pub fn rich(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let slice = |from: usize, to: usize| chars.get(from..to).unwrap_or(&[]);
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut i = 0;
+    // Where the last subscript ended: a name starts there at the latest
+    // (C_iα_i is C, i, α, i).
+    let mut floor = 0;
+    while let Some(&c) = chars.get(i) {
+        if c == '_' && i > 0 && names_a_symbol(slice(0, i), floor) {
+            let tail = slice(i + 1, chars.len());
+            // `_{…}`: up to the closing brace; `_abc`: the letters and digits.
+            let (sub, used) = match tail.split_first() {
+                Some(('{', inner)) => match inner.iter().position(|&x| x == '}') {
+                    Some(len) => (inner.get(..len).unwrap_or(&[]), len + 2),
+                    None => (&[][..], 0),
+                },
+                _ => {
+                    let run = tail.iter().take_while(|x| x.is_ascii_alphanumeric()).count();
+                    (tail.get(..run).unwrap_or(&[]), run)
+                }
+            };
+            if !sub.is_empty() {
+                out.push_str("<sub>");
+                out.extend(sub);
+                out.push_str("</sub>");
+                i += used + 1;
+                floor = i;
+                continue;
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+const SUBSCRIPTS: [(char, char); 33] = [
+    ('0', '₀'),
+    ('1', '₁'),
+    ('2', '₂'),
+    ('3', '₃'),
+    ('4', '₄'),
+    ('5', '₅'),
+    ('6', '₆'),
+    ('7', '₇'),
+    ('8', '₈'),
+    ('9', '₉'),
+    ('+', '₊'),
+    ('-', '₋'),
+    ('−', '₋'),
+    ('=', '₌'),
+    ('(', '₍'),
+    (')', '₎'),
+    ('a', 'ₐ'),
+    ('e', 'ₑ'),
+    ('h', 'ₕ'),
+    ('i', 'ᵢ'),
+    ('j', 'ⱼ'),
+    ('k', 'ₖ'),
+    ('l', 'ₗ'),
+    ('m', 'ₘ'),
+    ('n', 'ₙ'),
+    ('o', 'ₒ'),
+    ('p', 'ₚ'),
+    ('r', 'ᵣ'),
+    ('s', 'ₛ'),
+    ('t', 'ₜ'),
+    ('u', 'ᵤ'),
+    ('v', 'ᵥ'),
+    ('x', 'ₓ'),
+];
+
+/// `text` in Unicode subscript characters, if every character has one
+/// (`max` → `ₘₐₓ`; `comm` has none for `c`).
+pub fn unicode_subscript(text: &str) -> Option<String> {
+    text.chars().map(|c| SUBSCRIPTS.iter().find(|(k, _)| *k == c).map(|(_, s)| *s)).collect()
+}
+
+/// Text a chart draws (titles, axes, legends: one run of plain text on a
+/// canvas): each subscript of the papers' notation in Unicode subscript
+/// characters where they all exist (`m_max` → `mₘₐₓ`, `T_total` →
+/// `Tₜₒₜₐₗ`); one without them stays as typed, so chart texts avoid those.
+pub fn drawn(text: &str) -> String {
+    let marked = rich(text);
+    let mut out = String::with_capacity(marked.len());
+    let mut rest = marked.as_str();
+    while let Some((before, after)) = rest.split_once("<sub>") {
+        out.push_str(before);
+        let Some((sub, tail)) = after.split_once("</sub>") else {
+            rest = after;
+            break;
+        };
+        match unicode_subscript(sub) {
+            Some(u) => out.push_str(&u),
+            None if sub.chars().all(|c| c.is_ascii_alphanumeric()) => out.push_str(&format!("_{sub}")),
+            None => out.push_str(&format!("_({sub})")),
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Serializers for fields that hold rich text: the JSON carries the text
+/// with its subscripts marked ([`rich`]); the core keeps the notation of
+/// the papers.
+pub(crate) mod rich_text {
+    use serde::ser::{SerializeSeq, Serializer};
+
+    pub fn one<S: Serializer, T: AsRef<str> + ?Sized>(text: &T, ser: S) -> Result<S::Ok, S::Error> {
+        ser.serialize_str(&super::rich(text.as_ref()))
+    }
+
+    pub fn many<S: Serializer, V: AsRef<[T]> + ?Sized, T: AsRef<str>>(texts: &V, ser: S) -> Result<S::Ok, S::Error> {
+        let texts = texts.as_ref();
+        let mut seq = ser.serialize_seq(Some(texts.len()))?;
+        for t in texts {
+            seq.serialize_element(&super::rich(t.as_ref()))?;
+        }
+        seq.end()
+    }
+
+    pub fn maybe<S: Serializer>(text: &Option<String>, ser: S) -> Result<S::Ok, S::Error> {
+        match text {
+            Some(t) => ser.serialize_some(&super::rich(t)),
+            None => ser.serialize_none(),
+        }
+    }
+}
+
+/// Whether the letters that end `before` name a symbol that takes a
+/// subscript: one or two letters, or a product with a Greek letter, after
+/// a space, a bracket, an operator or another subscript (at `floor`), not
+/// after a digit or `_`.
+fn names_a_symbol(before: &[char], floor: usize) -> bool {
+    let name: Vec<char> = before.iter().skip(floor).rev().take_while(|c| c.is_alphabetic()).copied().collect();
+    let start = before.len() - name.len();
+    let after_boundary = start == 0
+        || (start == floor && floor > 0)
+        || before.get(start - 1).is_some_and(|c| !c.is_alphanumeric() && *c != '_');
+    let greek = name.iter().any(|c| ('\u{391}'..='\u{3C9}').contains(c));
+    !name.is_empty() && after_boundary && (name.len() <= 2 || greek)
+}
+
 /// The longest piece of the user's own text a message quotes.
 const ECHO_CHARS: usize = 40;
 
@@ -360,5 +513,30 @@ mod tests {
         assert_eq!(field_text(2.5e-6), "2.5e-6");
         assert_eq!(field_text(1e-6), "1e-6");
         assert_eq!(field_text(123456.0), "123456");
+    }
+
+    #[test]
+    fn subscripts_are_marked() {
+        assert_eq!(rich("T = t_{N+1} + t_red"), "T = t<sub>N+1</sub> + t<sub>red</sub>");
+        assert_eq!(rich("BW_{CTI,p′} = BW_{CTI,p*} · DC"), "BW<sub>CTI,p′</sub> = BW<sub>CTI,p*</sub> · DC");
+        assert_eq!(rich("sending α_i takes S + C α_i"), "sending α<sub>i</sub> takes S + C α<sub>i</sub>");
+        assert_eq!(rich("Σ(S_i + C_iα_i)"), "Σ(S<sub>i</sub> + C<sub>i</sub>α<sub>i</sub>)");
+        assert_eq!(rich("γCα_i/r"), "γCα<sub>i</sub>/r");
+        assert_eq!(rich("T_seq/t_red = 3"), "T<sub>seq</sub>/t<sub>red</sub> = 3");
+        // Identifiers, numbers and marked text are left alone.
+        assert_eq!(rich("leaf_fanin, rho_leaf1, coef_M2"), "leaf_fanin, rho_leaf1, coef_M2");
+        assert_eq!(rich("x<sub>1</sub> and 1_000 and _a and a_ b"), "x<sub>1</sub> and 1_000 and _a and a_ b");
+        assert_eq!(rich(&rich("t_{N+1}")), "t<sub>N+1</sub>");
+        assert_eq!(rich("an open t_{N+1"), "an open t_{N+1");
+    }
+
+    #[test]
+    fn drawn_text_uses_unicode_subscripts() {
+        assert_eq!(drawn("E(T(m)), m = 1 … m_max"), "E(T(m)), m = 1 … mₘₐₓ");
+        assert_eq!(drawn("Total time T_total (s)"), "Total time Tₜₒₜₐₗ (s)");
+        assert_eq!(drawn("α_i and t_10"), "αᵢ and t₁₀");
+        // No subscript c or q in Unicode: left as typed.
+        assert_eq!(drawn("T_comm and T_seq"), "T_comm and T_seq");
+        assert_eq!(drawn("leaf_fanin"), "leaf_fanin");
     }
 }
