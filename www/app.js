@@ -8,7 +8,7 @@
 // This file, like every module of the page, knows no model and no
 // parameter by name.
 
-import { $, el, notice } from './dom.js';
+import { $, el, notice, rich } from './dom.js';
 import { state } from './state.js';
 import * as wasm from './wasm.js';
 import { readHash, writeHash } from './hash.js';
@@ -37,8 +37,8 @@ function showModel(model) {
   document.title = `isoperf — ${model.title}`;
   $('model-title').textContent = model.title;
   $('model-paper').textContent = model.paper;
-  $('model-summary').textContent = model.summary;
-  $('notes').replaceChildren(...model.notes.map((n) => el('li', { text: n })));
+  $('model-summary').replaceChildren(...rich(model.summary));
+  $('notes').replaceChildren(...model.notes.map((n) => el('li', {}, rich(n))));
   for (const t of document.querySelectorAll('.tab')) t.setAttribute('aria-current', t.dataset.model === model.id ? 'page' : 'false');
   buildPresets(model);
   buildForm(model);
