@@ -164,7 +164,7 @@ pub fn chart(id: &str, inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelEr
             let first = pts.first().map_or(1, |p| p.0);
             let last = pts.last().map_or(1, |p| p.0);
             let best = pts.iter().find(|p| p.0 == e.m_min_energy).map(|p| (p.1, p.2));
-            let mut series = vec![Series::new("E(T(m)), m = 1 … m_max", Style::Line, 1, curve.clone())];
+            let mut series = vec![Series::new("E(T(m)), m = 1 … mₘₐₓ", Style::Line, 1, curve.clone())];
             if curve.len() < 60 {
                 series.push(Series::new("", Style::Points, 1, curve));
             }
