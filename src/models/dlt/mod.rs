@@ -514,7 +514,7 @@ macro_rules! energy_case {
             id: $id,
             label: $label,
             source: "Slides, time and energy minimization",
-            note: "A = 1, C = 1e-6, S = 1e2, P_N = 50, P_C = 200, k = 3, as on the slide.",
+            note: "A = 1, C = 10⁻⁶, S = 100, P_N = 50, P_C = 200, k = 3, as on the slide.",
             values: &[
                 ("processors", PresetValue::Choice("identical")),
                 ("A", PresetValue::Num(1.0)),
@@ -531,13 +531,13 @@ macro_rules! energy_case {
 }
 
 const PRESETS: &[Preset] = &[
-    energy_case!("energy-v1e13", "Energy vs T, V = 1e13 (interior minimum)", 1e13, 1000.0),
-    energy_case!("energy-v1e3", "Energy vs T, V = 1e3 (no interior minimum)", 1e3, 4.0),
+    energy_case!("energy-v1e13", "Energy vs T, V = 10¹³ (interior minimum)", 1e13, 1000.0),
+    energy_case!("energy-v1e3", "Energy vs T, V = 1000 (no interior minimum)", 1e3, 4.0),
     Preset {
         id: "infeasible-m5",
-        label: "V = 1e3 on m = 5: infeasible",
+        label: "V = 1000 on m = 5: infeasible",
         source: "SPEC reproduction",
-        note: "Five processors cannot all be activated for V = 1e3; the page shows the schedule of m_max = 4.",
+        note: "Five processors cannot all be activated for V = 1000; the page shows the schedule of m_max = 4.",
         values: &[
             ("processors", PresetValue::Choice("identical")),
             ("V", PresetValue::Num(1e3)),
@@ -833,8 +833,12 @@ impl Model for Dlt {
                     )
                 }
                 TargetLoad::AnyFeasible(l) => format!(
-                    "Every V that activates all {} (V > {}) already reaches efficiency {target}.",
-                    plural(e.m_requested as f64, "processor", "processors"),
+                    "Every V that activates {} (V > {}) already reaches efficiency {target}.",
+                    if e.m_requested == 1 {
+                        "the one processor".to_string()
+                    } else {
+                        format!("all {} processors", e.m_requested)
+                    },
                     sig(l, 4)
                 ),
                 TargetLoad::Unreachable { sup } => format!(

@@ -289,12 +289,12 @@ pub fn reproduction_table() -> Table {
         .collect();
     Table {
         id: "reproduction",
-        title: "Reproduction: A = 1, C = 1e-6, S = 1e2, V = 1e3".into(),
+        title: "Reproduction: A = 1, C = 10⁻⁶, S = 100, V = 1000".into(),
         caption:
             "Schedule lengths T(1…5) as published, from the closed form, and from the lecture's recursion (1)-(3)."
                 .into(),
         columns: ["m", "published T(m)", "closed form", "recursion (1)-(3)", "Δ", "verdict"].map(String::from).to_vec(),
         rows,
-        notes: vec!["Five processors need V > L(5) ≈ 1000.0010 to all get load: V = 1e3 is just short.".into()],
+        notes: vec!["Five processors need V > L(5) ≈ 1000.0010 to all get load: V = 1000 is just short.".into()],
     }
 }

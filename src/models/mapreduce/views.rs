@@ -159,7 +159,7 @@ pub fn reproduction_table() -> Table {
     Table {
         id: "reproduction",
         title: "Reproduction: the communication schedule m = r = 4, ℓ = 2".into(),
-        caption: "A = 1, V = 100, S = C = γ = 1 (SPEC's public example); agreement to 1e-9 relative.".into(),
+        caption: "A = 1, V = 100, S = C = γ = 1 (SPEC's public example); agreement to 10⁻⁹ relative.".into(),
         columns: ["quantity", "exact", "published", "isoperf"].map(String::from).to_vec(),
         rows,
         notes: vec!["Intervals per mapper: M1 {1, 2, 5, 6}, M2 {2, 3, 6, 7}, M3 {3, 4, 7, 8}, M4 {4, 5, 8, 9}.".into()],

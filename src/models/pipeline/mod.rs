@@ -22,7 +22,7 @@
 
 use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
-use crate::format::{beside, over_percent, plural, sig};
+use crate::format::{base, beside, over_percent, plural, sig};
 use crate::spec::{
     AppliesWhen, ChoiceOption, Level, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
     PresetValue, Range, Remark, Scale,
@@ -284,10 +284,11 @@ impl Inputs {
                 over_percent(worst.rho)
             ),
             if self.max_message() >= 1.0 {
+                // The size in bytes too, unless the unit is bytes already.
+                let in_bytes = if unit == "B" { String::new() } else { format!(" ({} B)", base(self.max_message())) };
                 format!(
-                    "L < {} {unit} ({} B) for T_comp = {} s and C = {} bit/s, or a larger C or T_comp",
+                    "L < {} {unit}{in_bytes} for T_comp = {} s and C = {} bit/s, or a larger C or T_comp",
                     sig(self.max_message() / per_unit, 4),
-                    sig(self.max_message(), 6),
                     sig(self.t_comp, 4),
                     sig(self.c_bps, 4)
                 )

@@ -2,7 +2,7 @@
 
 use crate::chart::{Axis, Chart, Corner, Series, Span, Style};
 use crate::error::ModelError;
-use crate::format::{beside, over_percent, percent, plural, sig};
+use crate::format::{base, beside, over_percent, percent, plural, sig};
 use crate::spec::Scale;
 use crate::table::{Row, Status, Table};
 
@@ -192,7 +192,7 @@ pub fn breakdown_table(i: &Inputs) -> Table {
     });
     Table {
         id: "breakdown",
-        title: format!("Delay per hop: L = {} B over C = {} bit/s", sig(i.l_bytes, 6), sig(i.c_bps, 6)),
+        title: format!("Delay per hop: L = {} B over C = {} bit/s", base(i.l_bytes), base(i.c_bps)),
         caption: "Each hop is an M/M/1 queue: λ = fan-in / T_comp, service 8L/C, ρ = λ · 8L/C, wait ρ/(1 − ρ) · 8L/C, response D = 8L/C/(1 − ρ) + τ.".into(),
         columns: ["hop", "fan-in", "λ (msg/s)", "service (s)", "ρ", "wait (s)", "response D (s)"].map(String::from).to_vec(),
         rows,
