@@ -14,6 +14,8 @@ pub enum Problem {
     Empty,
     NotANumber(String),
     NotFinite,
+    /// A number beyond the largest double (1e309), as typed.
+    TooLarge(String),
     NotInteger(f64),
     OutOfRange(f64),
     UnknownChoice(String),
@@ -51,6 +53,7 @@ fn describe(problem: &Problem) -> String {
         // The text is quoted and cut where it was read (spec::parse_number).
         Problem::NotANumber(s) => format!("{s} is not a number"),
         Problem::NotFinite => "NaN and infinity are not allowed".to_string(),
+        Problem::TooLarge(s) => format!("{s} is too large to compute with (numbers stop near 1.8e308)"),
         Problem::NotInteger(x) => format!("{} is not a whole number", num(*x)),
         Problem::OutOfRange(x) => format!("{} is out of range", num(*x)),
         Problem::UnknownChoice(s) => format!("'{}' is not an option", echo(s)),

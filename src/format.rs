@@ -143,28 +143,78 @@ pub fn array(xs: &[f64]) -> String {
     format!("{}{count}", items.join(", "))
 }
 
-/// `x` to `sig` significant figures: plain notation for moderate magnitudes,
-/// scientific (`6.764e-8`) otherwise. Non-finite values print as an em dash,
-/// so a gap never shows as "NaN".
+/// `x` to `sig` significant figures, as the page shows every number (the
+/// same text as [`number`]): tables, remarks, messages and the page's
+/// cards all read `6.764 × 10⁻⁸`, never `6.764e-8`. Non-finite values
+/// print as an em dash, so a gap never shows as "NaN".
 pub fn sig(x: f64, sig: usize) -> String {
-    if !x.is_finite() {
-        return "—".to_string();
+    number(x, sig)
+}
+
+/// A chart's tick label: four significant figures without trailing zeros
+/// (`0.5`, `2.5 × 10⁶`), so neighbouring ticks 0.0015 and 0.002 never read
+/// alike. A tick within rounding of zero — closer to it than
+/// [`TICK_ZERO`] of the axis span — is `0`, not `1.7 × 10⁻¹⁸`.
+pub fn tick(v: f64, span: f64) -> String {
+    if v == 0.0 || (span.is_finite() && v.abs() <= TICK_ZERO * span.abs()) {
+        return "0".into();
     }
-    if x == 0.0 {
-        return "0".to_string();
+    trimmed(&number(v, 4))
+}
+
+/// Below this fraction of its axis span a tick is zero (ticks are steps
+/// of at least a tenth of the span; sums of them stray by ~1e-16).
+pub const TICK_ZERO: f64 = 1e-9;
+
+/// A page number without the trailing zeros of its mantissa
+/// (`2.500 × 10⁶` → `2.5 × 10⁶`, `0.5000` → `0.5`).
+fn trimmed(text: &str) -> String {
+    let (mant, rest) = match text.find(" ×") {
+        Some(k) => text.split_at(k),
+        None => (text, ""),
+    };
+    let mant = if mant.contains('.') { mant.trim_end_matches('0').trim_end_matches('.') } else { mant };
+    format!("{mant}{rest}")
+}
+
+/// `n` and the noun that goes with it: `1 processor`, `4 processors`,
+/// `0 processors`.
+pub fn plural(n: f64, one: &str, many: &str) -> String {
+    let noun = if n == 1.0 { one } else { many };
+    format!("{} {noun}", count(n))
+}
+
+/// `x` with at least `digits` significant figures, and more until the
+/// text is on the same side of `bound` as `x` itself: ρ = 1.0000003 reads
+/// `1.0000003`, not `1.000`, so "ρ ≥ 1" and "over capacity" are visibly
+/// true. Beyond 15 figures, the shortest text that reads back as `x`.
+pub fn beside(x: f64, bound: f64, digits: usize) -> String {
+    let side = |v: f64| v.partial_cmp(&bound);
+    for d in digits.max(1)..=15 {
+        let text = number(x, d);
+        let shown: Option<f64> =
+            text.replace(" × 10", "e").chars().map(from_superscript).collect::<String>().parse().ok();
+        if shown.map(side) == Some(side(x)) {
+            return text;
+        }
     }
-    let sig = sig.max(1);
-    // The decade after rounding to `sig` figures (9.99998 → 10.00, not 10.000).
-    let rounded: f64 = format!("{:.*e}", sig - 1, x).parse().unwrap_or(x);
-    let exp = rounded.abs().log10().floor() as i32;
-    if (-3..6).contains(&exp) {
-        let decimals = (sig as i32 - 1 - exp).max(0) as usize;
-        format!("{x:.decimals$}")
-    } else {
-        let s = format!("{:.*e}", sig - 1, x);
-        // Rust prints "6.764e-8"; keep it.
-        s
+    // Closer than 15 figures can say: the shortest exact text (17 at most).
+    num(x)
+}
+
+fn from_superscript(c: char) -> char {
+    match SUPERSCRIPT.iter().position(|&s| s == c) {
+        Some(d) => char::from(b'0' + d as u8),
+        None if c == '⁻' => '-',
+        None => c,
     }
+}
+
+/// How far `rho` is over 1 as a percentage with enough figures to be non-zero
+/// when `rho` > 1 (`3.0 × 10⁻⁵%`, not `0%`).
+pub fn over_percent(rho: f64) -> String {
+    let p = 100.0 * (rho - 1.0);
+    format!("{}%", if p > 0.0 { number(p, 3) } else { "0".to_string() })
 }
 
 /// A count or processor number: whole numbers as such (72, not 72.000),
@@ -194,6 +244,159 @@ pub fn percent(x: f64) -> String {
     }
 }
 
+/// Text for the page with the papers' subscripts marked: `t_{N+1}`,
+/// `BW_{CTI,p}`, `α_i`, `T_comm` become `t<sub>N+1</sub>`, … The page
+/// builds `<sub>` elements from the marks (never as HTML), so rich text
+/// (help, captions, notes, remarks, table headers and cells) never shows
+/// typed-out notation. A subscript is `_{…}` after a letter, or a run of
+/// ASCII letters and digits after `_`, where the name before `_` is one
+/// or two letters or holds a Greek one (`γCα_i`): identifiers such as
+/// `leaf_fanin` stay as they are. Text already marked is left alone.
+pub fn rich(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let slice = |from: usize, to: usize| chars.get(from..to).unwrap_or(&[]);
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut i = 0;
+    // Where the last subscript ended: a name starts there at the latest
+    // (C_iα_i is C, i, α, i).
+    let mut floor = 0;
+    while let Some(&c) = chars.get(i) {
+        if c == '_' && i > 0 && names_a_symbol(slice(0, i), floor) {
+            let tail = slice(i + 1, chars.len());
+            // `_{…}`: up to the closing brace; `_abc`: the letters and digits.
+            let (sub, used) = match tail.split_first() {
+                Some(('{', inner)) => match inner.iter().position(|&x| x == '}') {
+                    Some(len) => (inner.get(..len).unwrap_or(&[]), len + 2),
+                    None => (&[][..], 0),
+                },
+                _ => {
+                    let run = tail.iter().take_while(|x| x.is_ascii_alphanumeric()).count();
+                    (tail.get(..run).unwrap_or(&[]), run)
+                }
+            };
+            if !sub.is_empty() {
+                out.push_str("<sub>");
+                out.extend(sub);
+                out.push_str("</sub>");
+                i += used + 1;
+                floor = i;
+                continue;
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+const SUBSCRIPTS: [(char, char); 33] = [
+    ('0', '₀'),
+    ('1', '₁'),
+    ('2', '₂'),
+    ('3', '₃'),
+    ('4', '₄'),
+    ('5', '₅'),
+    ('6', '₆'),
+    ('7', '₇'),
+    ('8', '₈'),
+    ('9', '₉'),
+    ('+', '₊'),
+    ('-', '₋'),
+    ('−', '₋'),
+    ('=', '₌'),
+    ('(', '₍'),
+    (')', '₎'),
+    ('a', 'ₐ'),
+    ('e', 'ₑ'),
+    ('h', 'ₕ'),
+    ('i', 'ᵢ'),
+    ('j', 'ⱼ'),
+    ('k', 'ₖ'),
+    ('l', 'ₗ'),
+    ('m', 'ₘ'),
+    ('n', 'ₙ'),
+    ('o', 'ₒ'),
+    ('p', 'ₚ'),
+    ('r', 'ᵣ'),
+    ('s', 'ₛ'),
+    ('t', 'ₜ'),
+    ('u', 'ᵤ'),
+    ('v', 'ᵥ'),
+    ('x', 'ₓ'),
+];
+
+/// `text` in Unicode subscript characters, if every character has one
+/// (`max` → `ₘₐₓ`; `comm` has none for `c`).
+pub fn unicode_subscript(text: &str) -> Option<String> {
+    text.chars().map(|c| SUBSCRIPTS.iter().find(|(k, _)| *k == c).map(|(_, s)| *s)).collect()
+}
+
+/// Text a chart draws (titles, axes, legends: one run of plain text on a
+/// canvas): each subscript of the papers' notation in Unicode subscript
+/// characters where they all exist (`m_max` → `mₘₐₓ`, `T_total` →
+/// `Tₜₒₜₐₗ`); one without them stays as typed, so chart texts avoid those.
+pub fn drawn(text: &str) -> String {
+    let marked = rich(text);
+    let mut out = String::with_capacity(marked.len());
+    let mut rest = marked.as_str();
+    while let Some((before, after)) = rest.split_once("<sub>") {
+        out.push_str(before);
+        let Some((sub, tail)) = after.split_once("</sub>") else {
+            rest = after;
+            break;
+        };
+        match unicode_subscript(sub) {
+            Some(u) => out.push_str(&u),
+            None if sub.chars().all(|c| c.is_ascii_alphanumeric()) => out.push_str(&format!("_{sub}")),
+            None => out.push_str(&format!("_({sub})")),
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Serializers for fields that hold rich text: the JSON carries the text
+/// with its subscripts marked ([`rich`]); the core keeps the notation of
+/// the papers.
+pub(crate) mod rich_text {
+    use serde::ser::{SerializeSeq, Serializer};
+
+    pub fn one<S: Serializer, T: AsRef<str> + ?Sized>(text: &T, ser: S) -> Result<S::Ok, S::Error> {
+        ser.serialize_str(&super::rich(text.as_ref()))
+    }
+
+    pub fn many<S: Serializer, V: AsRef<[T]> + ?Sized, T: AsRef<str>>(texts: &V, ser: S) -> Result<S::Ok, S::Error> {
+        let texts = texts.as_ref();
+        let mut seq = ser.serialize_seq(Some(texts.len()))?;
+        for t in texts {
+            seq.serialize_element(&super::rich(t.as_ref()))?;
+        }
+        seq.end()
+    }
+
+    pub fn maybe<S: Serializer>(text: &Option<String>, ser: S) -> Result<S::Ok, S::Error> {
+        match text {
+            Some(t) => ser.serialize_some(&super::rich(t)),
+            None => ser.serialize_none(),
+        }
+    }
+}
+
+/// Whether the letters that end `before` name a symbol that takes a
+/// subscript: one or two letters, or a product with a Greek letter, after
+/// a space, a bracket, an operator or another subscript (at `floor`), not
+/// after a digit or `_`.
+fn names_a_symbol(before: &[char], floor: usize) -> bool {
+    let name: Vec<char> = before.iter().skip(floor).rev().take_while(|c| c.is_alphabetic()).copied().collect();
+    let start = before.len() - name.len();
+    let after_boundary = start == 0
+        || (start == floor && floor > 0)
+        || before.get(start - 1).is_some_and(|c| !c.is_alphanumeric() && *c != '_');
+    let greek = name.iter().any(|c| ('\u{391}'..='\u{3C9}').contains(c));
+    !name.is_empty() && after_boundary && (name.len() <= 2 || greek)
+}
+
 /// The longest piece of the user's own text a message quotes.
 const ECHO_CHARS: usize = 40;
 
@@ -219,7 +422,9 @@ mod tests {
 
     #[test]
     fn significant_figures() {
-        assert_eq!(sig(6.7644e-8, 4), "6.764e-8");
+        // One format everywhere: sig is the page's number.
+        assert_eq!(sig(6.7644e-8, 4), "6.764 × 10⁻⁸");
+        assert_eq!(sig(1.5e-4, 2), "1.5 × 10⁻⁴");
         assert_eq!(sig(123.456, 4), "123.5");
         assert_eq!(sig(0.5, 3), "0.500");
         assert_eq!(sig(f64::NAN, 4), "—");
@@ -228,6 +433,52 @@ mod tests {
         assert_eq!(percent(-1e-12), "0.000%");
         assert_eq!(percent(-0.5), "-50.00%");
         assert_eq!(percent(1.5), "+150%");
+        for x in [6.7644e-8, 1.5e-4, 0.5, 123.456, 2.5e20, -3.25e-9] {
+            assert_eq!(sig(x, 4), number(x, 4), "{x}");
+        }
+    }
+
+    /// Ticks read like the page's numbers, and a tick that is zero up to
+    /// the rounding of the tick arithmetic reads 0.
+    #[test]
+    fn ticks() {
+        assert_eq!(tick(1.5e-4, 1e-3), "1.5 × 10⁻⁴");
+        assert_eq!(tick(0.25, 1.0), "0.25");
+        assert_eq!(tick(-2.0e-9, 1e-8), "-2 × 10⁻⁹");
+        // The residual chart's zero tick: 1.7e-18 on an axis 0.4 wide.
+        assert_eq!(tick(1.7e-18, 0.4), "0");
+        assert_eq!(tick(-5.5e-17, 2.0), "0");
+        // A small value on a small axis is not zero.
+        assert_eq!(tick(1.7e-18, 1e-17), "1.7 × 10⁻¹⁸");
+        // Limit: TICK_ZERO of the span is zero, ten times it is not.
+        assert_eq!(tick(TICK_ZERO, 1.0), "0");
+        assert_eq!(tick(10.0 * TICK_ZERO, 1.0), "1 × 10⁻⁸");
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1.0, "processor", "processors"), "1 processor");
+        assert_eq!(plural(0.0, "processor", "processors"), "0 processors");
+        assert_eq!(plural(4096.0, "task", "tasks"), "4096 tasks");
+        assert_eq!(plural(2.5, "task", "tasks"), "2.5000 tasks");
+    }
+
+    /// "ρ = … ≥ 1 (… over capacity)": the shown ρ and percentage never
+    /// contradict the claim, however close ρ is to 1.
+    #[test]
+    fn a_claim_about_one_shows_enough_digits() {
+        assert_eq!(beside(1.0000003, 1.0, 4), "1.0000003");
+        assert_eq!(over_percent(1.0000003), "3.00 × 10⁻⁵%");
+        assert_eq!(beside(0.99996, 1.0, 3), "0.99996");
+        assert_eq!(beside(1.25, 1.0, 4), "1.250");
+        assert_eq!(beside(1.0, 1.0, 4), "1");
+        assert_eq!(over_percent(1.0), "0%");
+        for rho in [1.0 + 1e-15, 1.0 + 3e-12, 1.0 + 4e-7, 1.0004, 1.7, 1e6] {
+            let shown: f64 = beside(rho, 1.0, 4).parse().unwrap_or(f64::NAN);
+            assert!(shown > 1.0 || beside(rho, 1.0, 4).contains('×'), "ρ = {rho} shows {}", beside(rho, 1.0, 4));
+            assert_ne!(over_percent(rho), "0%", "{rho}");
+            assert!(!over_percent(rho).starts_with("0.00"), "{rho}: {}", over_percent(rho));
+        }
     }
 
     /// The page's output text, as JavaScript's `toPrecision` and
@@ -262,5 +513,30 @@ mod tests {
         assert_eq!(field_text(2.5e-6), "2.5e-6");
         assert_eq!(field_text(1e-6), "1e-6");
         assert_eq!(field_text(123456.0), "123456");
+    }
+
+    #[test]
+    fn subscripts_are_marked() {
+        assert_eq!(rich("T = t_{N+1} + t_red"), "T = t<sub>N+1</sub> + t<sub>red</sub>");
+        assert_eq!(rich("BW_{CTI,p′} = BW_{CTI,p*} · DC"), "BW<sub>CTI,p′</sub> = BW<sub>CTI,p*</sub> · DC");
+        assert_eq!(rich("sending α_i takes S + C α_i"), "sending α<sub>i</sub> takes S + C α<sub>i</sub>");
+        assert_eq!(rich("Σ(S_i + C_iα_i)"), "Σ(S<sub>i</sub> + C<sub>i</sub>α<sub>i</sub>)");
+        assert_eq!(rich("γCα_i/r"), "γCα<sub>i</sub>/r");
+        assert_eq!(rich("T_seq/t_red = 3"), "T<sub>seq</sub>/t<sub>red</sub> = 3");
+        // Identifiers, numbers and marked text are left alone.
+        assert_eq!(rich("leaf_fanin, rho_leaf1, coef_M2"), "leaf_fanin, rho_leaf1, coef_M2");
+        assert_eq!(rich("x<sub>1</sub> and 1_000 and _a and a_ b"), "x<sub>1</sub> and 1_000 and _a and a_ b");
+        assert_eq!(rich(&rich("t_{N+1}")), "t<sub>N+1</sub>");
+        assert_eq!(rich("an open t_{N+1"), "an open t_{N+1");
+    }
+
+    #[test]
+    fn drawn_text_uses_unicode_subscripts() {
+        assert_eq!(drawn("E(T(m)), m = 1 … m_max"), "E(T(m)), m = 1 … mₘₐₓ");
+        assert_eq!(drawn("Total time T_total (s)"), "Total time Tₜₒₜₐₗ (s)");
+        assert_eq!(drawn("α_i and t_10"), "αᵢ and t₁₀");
+        // No subscript c or q in Unicode: left as typed.
+        assert_eq!(drawn("T_comm and T_seq"), "T_comm and T_seq");
+        assert_eq!(drawn("leaf_fanin"), "leaf_fanin");
     }
 }

@@ -120,10 +120,12 @@ pub struct AppliesWhen {
 #[derive(Debug, Clone, Serialize)]
 pub struct ParamSpec {
     pub key: &'static str,
+    #[serde(serialize_with = "crate::format::rich_text::one")]
     pub label: &'static str,
     pub unit: &'static str,
     #[serde(flatten)]
     pub kind: ParamKind,
+    #[serde(serialize_with = "crate::format::rich_text::one")]
     pub help: &'static str,
     /// Where in the paper the parameter comes from, e.g. "eq. (5)".
     pub reference: &'static str,
@@ -291,14 +293,21 @@ pub(crate) fn parse_number(text: &str) -> Result<f64, Problem> {
     if s.contains(',') {
         return Err(Problem::NotANumber(format!("'{}' (use a decimal point, not a comma)", echo(s))));
     }
-    s.parse::<f64>().map_err(|_| Problem::NotANumber(format!("'{}'", echo(s))))
+    let x = s.parse::<f64>().map_err(|_| Problem::NotANumber(format!("'{}'", echo(s))))?;
+    // "1e309" is a number, only too large for a double: say so.
+    if x.is_infinite() {
+        return Err(Problem::TooLarge(echo(s)));
+    }
+    Ok(x)
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct OutputSpec {
     pub key: &'static str,
+    #[serde(serialize_with = "crate::format::rich_text::one")]
     pub label: &'static str,
     pub unit: &'static str,
+    #[serde(serialize_with = "crate::format::rich_text::one")]
     pub help: &'static str,
 }
 
@@ -310,6 +319,7 @@ pub struct Preset {
     pub label: &'static str,
     /// The table, figure or section the values come from.
     pub source: &'static str,
+    #[serde(serialize_with = "crate::format::rich_text::one")]
     pub note: &'static str,
     pub values: &'static [(&'static str, PresetValue)],
 }
@@ -333,6 +343,7 @@ pub enum PresetValue {
 pub struct ChartSpec {
     pub id: &'static str,
     pub title: &'static str,
+    #[serde(serialize_with = "crate::format::rich_text::one")]
     pub caption: &'static str,
 }
 
@@ -359,6 +370,7 @@ pub struct MapPreset {
 pub struct SweepSpec {
     pub id: &'static str,
     pub title: &'static str,
+    #[serde(serialize_with = "crate::format::rich_text::one")]
     pub caption: &'static str,
     pub output: &'static str,
     /// The parameter along the x axis.
@@ -411,6 +423,7 @@ pub struct DatasetSpec {
     pub title: &'static str,
     /// Column names, in order.
     pub columns: &'static [&'static str],
+    #[serde(serialize_with = "crate::format::rich_text::one")]
     pub help: &'static str,
     /// Example files served with the page, all labelled synthetic.
     pub examples: &'static [Example],
@@ -430,6 +443,7 @@ pub struct ModelSpec {
     pub id: &'static str,
     pub title: &'static str,
     pub paper: &'static str,
+    #[serde(serialize_with = "crate::format::rich_text::one")]
     pub summary: &'static str,
     pub params: &'static [ParamSpec],
     pub outputs: &'static [OutputSpec],
@@ -445,6 +459,7 @@ pub struct ModelSpec {
     pub gaps: &'static str,
     /// Paragraphs the page shows under the form: how ambiguities of the paper
     /// were resolved, and where the paper contradicts itself.
+    #[serde(serialize_with = "crate::format::rich_text::many")]
     pub notes: &'static [&'static str],
 }
 
@@ -503,8 +518,15 @@ impl ModelSpec {
             (None, Some(o)) => (o.label, o.unit),
             (None, None) => (key, ""),
         };
+        // Drawn on a canvas: Unicode subscripts, and a trailing symbol with
+        // none ("Communication per step T_comm") left out of a longer label.
+        let label = crate::format::drawn(label);
+        let label = match label.rsplit_once(' ') {
+            Some((words, symbol)) if symbol.contains('_') => words.to_string(),
+            _ => label,
+        };
         if unit.is_empty() {
-            label.to_string()
+            label
         } else {
             format!("{label} ({unit})")
         }
@@ -665,6 +687,7 @@ pub struct Remark {
     /// The output or parameter key it concerns, if any.
     pub key: Option<&'static str>,
     pub level: Level,
+    #[serde(serialize_with = "crate::format::rich_text::one")]
     pub text: String,
 }
 

@@ -8,9 +8,12 @@ use serde::Serialize;
 pub struct Table {
     pub id: &'static str,
     pub title: String,
+    #[serde(serialize_with = "crate::format::rich_text::one")]
     pub caption: String,
+    #[serde(serialize_with = "crate::format::rich_text::many")]
     pub columns: Vec<String>,
     pub rows: Vec<Row>,
+    #[serde(serialize_with = "crate::format::rich_text::many")]
     pub notes: Vec<String>,
 }
 
@@ -26,10 +29,11 @@ pub enum Status {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
+    #[serde(serialize_with = "crate::format::rich_text::many")]
     pub cells: Vec<String>,
     pub status: Status,
     /// A plain-language remark shown under the row.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "crate::format::rich_text::maybe", skip_serializing_if = "Option::is_none")]
     pub remark: Option<String>,
 }
 

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 /// Top-level modules by layer, lowest first.
 const LAYERS: &[&[&str]] = &[
-    &["format", "series", "table"],
+    &["format"],
+    &["series", "table"],
     &["error"],
     &["spec", "csv"],
     &["chart"],

@@ -8,7 +8,7 @@
 // This file, like every module of the page, knows no model and no
 // parameter by name.
 
-import { $, el } from './dom.js';
+import { $, el, notice, rich } from './dom.js';
 import { state } from './state.js';
 import * as wasm from './wasm.js';
 import { readHash, writeHash } from './hash.js';
@@ -38,8 +38,8 @@ function showModel(model) {
   document.title = `isoperf — ${model.title}`;
   $('model-title').textContent = model.title;
   $('model-paper').textContent = model.paper;
-  $('model-summary').textContent = model.summary;
-  $('notes').replaceChildren(...model.notes.map((n) => el('li', { text: n })));
+  $('model-summary').replaceChildren(...rich(model.summary));
+  $('notes').replaceChildren(...model.notes.map((n) => el('li', {}, rich(n))));
   for (const t of document.querySelectorAll('.tab')) t.setAttribute('aria-current', t.dataset.model === model.id ? 'page' : 'false');
   buildPresets(model);
   buildForm(model);
@@ -217,9 +217,9 @@ function wire() {
   $('copy-link').addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(location.href);
-      $('copy-status').textContent = 'Link copied.';
+      notice($('copy-status'), 'Link copied.');
     } catch {
-      $('copy-status').textContent = 'Copy the address bar: it holds this view.';
+      notice($('copy-status'), 'Copy the address bar: it holds this view.', 0);
     }
   });
   wireEmbedDialog();

@@ -5,7 +5,7 @@
 // A new size or pixel ratio also redraws the sweeps (sweeps.js) from the
 // curves they already have.
 
-import { $, dpr, el, sizeCanvas, theme } from './dom.js';
+import { $, dpr, el, rich, sizeCanvas, theme } from './dom.js';
 import { state } from './state.js';
 import { drawChart, fullReady, paintChart } from './wasm.js';
 import { drawSweepFigure, sweepFigure } from './sweeps.js';
@@ -35,7 +35,7 @@ export function chartFigure(c) {
     el('canvas', { role: 'img', 'aria-label': c.title }),
     el('p', { class: 'chart-error', role: 'status' }),
     el('p', { class: 'chart-note' }),
-    el('figcaption', {}, el('strong', { text: c.title + '. ' }), c.caption),
+    el('figcaption', {}, el('strong', { text: c.title + '. ' }), rich(c.caption)),
     ...chartTools(c.title));
 }
 
@@ -99,7 +99,7 @@ function drawCharts() {
     try {
       if (data?.error) throw new Error(data.error);
       const note = data ? paintChart(canvas, data.chart, ratio, theme()) : drawChart(canvas, state.model.id, fig.dataset.chart, params, ratio, theme(), scenariosArg());
-      fig.querySelector('.chart-note').textContent = note ?? '';
+      fig.querySelector('.chart-note').replaceChildren(...rich(note ?? ''));
       error.textContent = '';
       fig.classList.remove('stale');
       refreshChartData(fig);

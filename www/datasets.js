@@ -4,7 +4,7 @@
 // and CSV / JSON export (both written by Rust). Text, example and analysis
 // live in state.data.
 
-import { $, download, dpr, el, sizeCanvas, theme } from './dom.js';
+import { $, download, dpr, el, rich, sizeCanvas, theme } from './dom.js';
 import { state } from './state.js';
 import { exampleText } from './assets.js';
 import { analyze, drawAnalysisChart, fieldText, fullReady } from './wasm.js';
@@ -22,7 +22,7 @@ export function buildDatasets(model) {
   $('datasets').replaceChildren(...model.datasets.map((d) =>
     el('section', { class: 'dataset', 'data-dataset': d.id },
       el('h3', { text: d.title }),
-      el('p', { class: 'caption', text: d.help }),
+      el('p', { class: 'caption' }, rich(d.help)),
       el('div', { class: 'dataset-input' },
         el('label', {}, el('span', { text: 'Example ' }),
           el('select', { class: 'dataset-example', 'aria-label': `${d.title}: example data` },
@@ -93,7 +93,7 @@ function drawDatasetCharts(d, section, text, params) {
     const canvas = fig.querySelector('canvas');
     sizeCanvas(canvas, ratio);
     try {
-      fig.querySelector('.chart-note').textContent = drawAnalysisChart(canvas, state.model.id, d.id, text, params, fig.dataset.chart, ratio, theme()) ?? '';
+      fig.querySelector('.chart-note').replaceChildren(...rich(drawAnalysisChart(canvas, state.model.id, d.id, text, params, fig.dataset.chart, ratio, theme()) ?? ''));
       fig.querySelector('.chart-error').textContent = '';
     } catch (e) {
       fig.querySelector('.chart-error').textContent = e.message;

@@ -18,6 +18,39 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+const SUB = /<sub>([^<]*)<\/sub>/g;
+
+/**
+ * Rich text from Rust (help, captions, notes, remarks, table cells) as DOM
+ * nodes: each `<sub>…</sub>` mark becomes a `<sub>` element, everything
+ * else a text node. Built node by node, never parsed as HTML.
+ */
+export function rich(text) {
+  const nodes = [];
+  let at = 0;
+  for (const m of String(text ?? '').matchAll(SUB)) {
+    if (m.index > at) nodes.push(document.createTextNode(text.slice(at, m.index)));
+    nodes.push(el('sub', { text: m[1] }));
+    at = m.index + m[0].length;
+  }
+  if (at < String(text ?? '').length) nodes.push(document.createTextNode(String(text).slice(at)));
+  return nodes;
+}
+
+const SUBSCRIPT = { 0: '₀', 1: '₁', 2: '₂', 3: '₃', 4: '₄', 5: '₅', 6: '₆', 7: '₇', 8: '₈', 9: '₉', '+': '₊', '-': '₋', '−': '₋', '=': '₌', '(': '₍', ')': '₎', a: 'ₐ', e: 'ₑ', h: 'ₕ', i: 'ᵢ', j: 'ⱼ', k: 'ₖ', l: 'ₗ', m: 'ₘ', n: 'ₙ', o: 'ₒ', p: 'ₚ', r: 'ᵣ', s: 'ₛ', t: 'ₜ', u: 'ᵤ', v: 'ᵥ', x: 'ₓ' };
+
+/**
+ * Rich text where only plain text fits (an attribute, an option): a
+ * subscript in Unicode subscript characters where they all exist (α_i →
+ * αᵢ), otherwise after an underscore (T_comm).
+ */
+export function plain(text) {
+  return String(text ?? '').replace(SUB, (_, sub) => {
+    const chars = [...sub];
+    return chars.every((c) => c in SUBSCRIPT) ? chars.map((c) => SUBSCRIPT[c]).join('') : `_${/^\w+$/.test(sub) ? sub : `(${sub})`}`;
+  });
+}
+
 /** Sizes a chart canvas in device pixels for its CSS width (HiDPI-sharp), at a 0.62 aspect. */
 export function sizeCanvas(canvas, dpr) {
   const w = Math.max(240, Math.round(canvas.clientWidth || 480));
@@ -34,6 +67,22 @@ export function download(name, type, body) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+/** How long a passing notice ("Link copied.") stays, in ms. */
+export const NOTICE_MS = 4000;
+
+const noticeTimers = new WeakMap();
+
+/**
+ * Shows `text` in a status element (role="status": read out politely by
+ * screen readers), and clears it after `ms` unless a newer notice replaced
+ * it; `ms` = 0 keeps it (an instruction the reader still has to follow).
+ */
+export function notice(node, text, ms = NOTICE_MS) {
+  clearTimeout(noticeTimers.get(node));
+  node.textContent = text;
+  if (ms > 0) noticeTimers.set(node, setTimeout(() => { node.textContent = ''; }, ms));
 }
 
 export const dpr = () => window.devicePixelRatio || 1;

@@ -12,7 +12,7 @@
 // <isoperf-model> element (script URL from the page's own address) and the
 // iframe with its listener. Knows no model by name.
 
-import { $, el } from './dom.js';
+import { $, el, notice } from './dom.js';
 import { state } from './state.js';
 import { embedText, hashParams } from './hash.js';
 import { PUBLISHED, embedScript } from './assets.js';
@@ -190,10 +190,10 @@ async function copy(id) {
   const area = $(id);
   try {
     await navigator.clipboard.writeText(area.value);
-    $('embed-status').textContent = 'Copied.';
+    notice($('embed-status'), 'Copied.');
   } catch {
     area.select();
-    $('embed-status').textContent = 'Selected: press Ctrl+C (⌘C) to copy.';
+    notice($('embed-status'), 'Selected: press Ctrl+C (⌘C) to copy.', 0);
   }
 }
 

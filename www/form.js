@@ -4,7 +4,7 @@
 // last report gives them. Reads and writes state.values; the caller
 // (app.js) runs the update after an edit.
 
-import { $, el } from './dom.js';
+import { $, el, plain, rich } from './dom.js';
 import { state } from './state.js';
 import { fieldText, splitList } from './wasm.js';
 
@@ -50,7 +50,8 @@ export function buildPresets(model) {
 /**
  * Puts preset `values` ([key, value] pairs) in the form and returns what
  * changed, as a sentence ("Changed V from 1000 to 1e13 and m from 20 to
- * 38."), or '' when nothing did.
+ * 38."; labels with their subscript marks, for dom.rich), or '' when
+ * nothing did.
  */
 export function applyValues(values) {
   const changes = [];
@@ -74,7 +75,7 @@ export function applyPreset(id) {
   const preset = state.model.preset_groups.flatMap((g) => g.presets).find((p) => p.id === id);
   if (!preset) return false;
   const changed = applyValues(preset.values);
-  $('preset-note').textContent = `${preset.source}. ${preset.note}${changed ? ` ${changed}` : ''}`;
+  $('preset-note').replaceChildren(`${preset.source}. `, ...rich(preset.note), ...(changed ? [' ', ...rich(changed)] : []));
   return true;
 }
 
@@ -86,7 +87,7 @@ function buildListGroup(model, group) {
     el('div', { class: 'list-head' }, el('span', { class: 'label-text', text: `Per-${group.replace(/s$/, '')} values` }), el('span', { class: 'list-count unit' })),
     el('div', { class: 'list-body' }),
     el('button', { type: 'button', class: 'list-add', 'data-group': group, text: '+ add a row' }),
-    ...members.map((p) => el('p', { class: 'help', id: `f-${p.key}-help` }, el('strong', { text: `${p.label}: ` }), p.help)),
+    ...members.map((p) => el('p', { class: 'help', id: `f-${p.key}-help` }, el('strong', {}, ...rich(p.label), ': '), rich(p.help))),
     ...members.map((p) => el('p', { class: 'field-error', id: `f-${p.key}-error`, 'data-error-for': p.key, role: 'alert' })));
 }
 
@@ -99,17 +100,17 @@ function fillListGroup(field) {
   const body = field.querySelector('.list-body');
   field.querySelector('.list-add').hidden = rows > LIST_TABLE_ROWS;
   if (rows > LIST_TABLE_ROWS) {
-    body.replaceChildren(...members.map((p) => el('label', { class: 'list-text' }, el('span', { text: `${p.label} (${p.unit})` }),
+    body.replaceChildren(...members.map((p) => el('label', { class: 'list-text' }, el('span', {}, ...rich(p.label), ` (${p.unit})`),
       el('textarea', { id: `f-${p.key}`, 'data-key': p.key, rows: 3, spellcheck: 'false' }))));
     for (const p of members) body.querySelector(`#f-${CSS.escape(p.key)}`).value = state.values[p.key];
     return;
   }
   body.replaceChildren(el('table', { class: 'list-table' },
-    el('thead', {}, el('tr', {}, el('th', { text: '#' }), members.map((p) => el('th', {}, p.label, el('span', { class: 'unit', text: ` ${p.unit}` }))), el('th', {}, el('span', { class: 'visually-hidden', text: 'Remove' })))),
+    el('thead', {}, el('tr', {}, el('th', { text: '#' }), members.map((p) => el('th', {}, rich(p.label), el('span', { class: 'unit', text: ` ${p.unit}` }))), el('th', {}, el('span', { class: 'visually-hidden', text: 'Remove' })))),
     el('tbody', {}, Array.from({ length: rows }, (_, i) => el('tr', {},
       el('th', { scope: 'row', text: String(i + 1) }),
       members.map((p, c) => el('td', {}, el('input', {
-        type: 'text', inputmode: 'decimal', spellcheck: 'false', 'aria-label': `${p.label} of row ${i + 1}`,
+        type: 'text', inputmode: 'decimal', spellcheck: 'false', 'aria-label': `${plain(p.label)} of row ${i + 1}`,
         'data-list': p.key, 'data-row': i, value: columns[c][i] ?? '',
       }))),
       el('td', {}, el('button', { type: 'button', class: 'list-remove', 'data-group': field.dataset.group, 'data-row': i, 'aria-label': `remove row ${i + 1}`, text: '×', disabled: rows <= 1 })))))));
@@ -176,13 +177,13 @@ export function buildForm(model) {
     const unitChoice = p.unit_from && model.params.find((q) => q.key === p.unit_from);
     if (p.kind === 'choice' && p.options.length > 4) {
       field.append(
-        el('label', { for: id }, el('span', { class: 'label-text', text: p.label })),
+        el('label', { for: id }, el('span', { class: 'label-text' }, rich(p.label))),
         el('select', { id, name: p.key, 'data-key': p.key, 'aria-describedby': `${helpId} ${errorId}` },
           p.options.map((o) => el('option', { value: o.value, text: o.label }))),
       );
     } else if (p.kind === 'choice') {
       field.append(el('fieldset', { class: 'choice', 'aria-describedby': `${helpId} ${errorId}` },
-        el('legend', {}, p.label),
+        el('legend', {}, rich(p.label)),
         p.options.map((o) =>
           el('label', { class: 'choice-option' },
             el('input', { type: 'radio', name: p.key, value: o.value, 'data-key': p.key }),
@@ -192,21 +193,21 @@ export function buildForm(model) {
       const input = el('input', {
         id, name: p.key, 'data-key': p.key, type: 'text', inputmode: 'decimal', spellcheck: 'false',
         autocomplete: 'off', 'aria-describedby': `${helpId} ${errorId}`,
-        placeholder: fallback ? `= ${fallback.label}` : null,
+        placeholder: fallback ? `= ${plain(fallback.label)}` : null,
       });
       const control = unitChoice
         ? el('div', { class: 'with-unit' }, input,
-          el('select', { id: `f-${unitChoice.key}`, name: unitChoice.key, 'data-key': unitChoice.key, 'aria-label': unitChoice.label, title: unitChoice.help },
+          el('select', { id: `f-${unitChoice.key}`, name: unitChoice.key, 'data-key': unitChoice.key, 'aria-label': unitChoice.label, title: plain(unitChoice.help) },
             unitChoice.options.map((o) => el('option', { value: o.value, text: o.label }))))
         : input;
       field.append(
-        el('label', { for: id }, el('span', { class: 'label-text', text: p.label }), unitChoice ? null : unit),
+        el('label', { for: id }, el('span', { class: 'label-text' }, rich(p.label)), unitChoice ? null : unit),
         control,
         el('div', { class: 'hint', id: `${id}-hint` }),
       );
     }
     field.append(
-      el('p', { class: 'help', id: helpId }, p.help, p.reference ? el('span', { class: 'ref', text: ` (${p.reference})` }) : null),
+      el('p', { class: 'help', id: helpId }, rich(p.help), p.reference ? el('span', { class: 'ref', text: ` (${p.reference})` }) : null),
       el('p', { class: 'field-error', id: errorId, role: 'alert' }),
     );
     // A unit menu's own errors (a bad unit in a link) show in the field it sits in.

@@ -5,7 +5,7 @@
 // exports. The page marks `isoperf:map-painted` (performance.mark) after
 // each paint, for the bench page.
 
-import { $, download, dpr, el } from './dom.js';
+import { $, download, dpr, el, plain, rich } from './dom.js';
 import { state } from './state.js';
 import { exportMap, exportPng, fieldText, formatNumber, fullReady, mapLayout } from './wasm.js';
 import { GRIDS, paint, parseAxis, readout } from './map.js';
@@ -35,7 +35,7 @@ export function buildMap(model, fromHash) {
   const params = model.params.filter((p) => p.kind === 'number');
   const axisControls = (name) => el('fieldset', { class: 'map-axis', 'data-axis': name },
     el('legend', { text: `${name.toUpperCase()} axis` }),
-    el('select', { class: 'map-key', 'aria-label': `${name} parameter` }, params.map((p) => el('option', { value: p.key, text: p.label }))),
+    el('select', { class: 'map-key', 'aria-label': `${name} parameter` }, params.map((p) => el('option', { value: p.key, text: plain(p.label) }))),
     el('input', { class: 'map-min', type: 'text', inputmode: 'decimal', 'aria-label': `${name} from` }),
     el('input', { class: 'map-max', type: 'text', inputmode: 'decimal', 'aria-label': `${name} to` }),
     el('label', { class: 'map-log' }, el('input', { type: 'checkbox', class: 'map-log-box' }), ' log'));
@@ -47,7 +47,7 @@ export function buildMap(model, fromHash) {
         el('option', { value: '', text: '— custom —' }),
         model.maps.map((m) => el('option', { value: m.id, text: m.label })))),
       el('label', {}, 'Output ', el('select', { class: 'map-output' },
-        model.outputs.map((o) => el('option', { value: o.key, text: o.label })))),
+        model.outputs.map((o) => el('option', { value: o.key, text: plain(o.label) })))),
       axisControls('x'),
       axisControls('y'),
       el('label', {}, 'Levels ', el('input', { class: 'map-levels', type: 'text', spellcheck: 'false' })),
@@ -147,7 +147,7 @@ export function onMapEvent(event) {
     fillMapControls();
     // The map may need form values (e.g. the slide's V): they are applied as a preset would, and the panel says which changed.
     const changed = preset.values.length ? applyValues(preset.values) : '';
-    box().querySelector('.map-note').textContent = changed ? `The map preset “${preset.label}” set the form: ${changed.replace(/^Changed /, '')} Reset to defaults restores them.` : '';
+    box().querySelector('.map-note').replaceChildren(...(changed ? rich(`The map preset “${preset.label}” set the form: ${changed.replace(/^Changed /, '')} Reset to defaults restores them.`) : []));
     if (changed) return true;
   } else {
     state.map.request = readMapControls();

@@ -3,7 +3,7 @@
 // field) and the tables; and the notice after an internal error (a trap).
 // Renders only; knows no model.
 
-import { $, el } from './dom.js';
+import { $, el, plain, rich } from './dom.js';
 import { state } from './state.js';
 
 /**
@@ -16,41 +16,41 @@ export function tableCards(list, { exportable = false } = {}) {
       el('div', { class: 'table-head' },
         el('h3', { text: t.title }),
         exportable ? el('button', { type: 'button', class: 'table-export', 'aria-label': `${t.title} as CSV`, text: 'CSV' }) : null),
-      el('p', { class: 'caption', text: t.caption }),
+      el('p', { class: 'caption' }, rich(t.caption)),
       // Focusable, so a wide table scrolls from the keyboard too.
       el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': t.title },
         el('table', {},
-          el('thead', {}, el('tr', {}, t.columns.map((c) => el('th', { scope: 'col', text: c })))),
+          el('thead', {}, el('tr', {}, t.columns.map((c) => el('th', { scope: 'col' }, rich(c))))),
           el('tbody', {}, t.rows.flatMap((r) => [
-            el('tr', { class: `row-${r.status}` }, r.cells.map((c, i) => el(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row', text: c } : { text: c }))),
-            r.remark ? el('tr', { class: 'remark' }, el('td', { colspan: t.columns.length, text: r.remark })) : null,
+            el('tr', { class: `row-${r.status}` }, r.cells.map((c, i) => el(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row' } : {}, rich(c)))),
+            r.remark ? el('tr', { class: 'remark' }, el('td', { colspan: t.columns.length }, rich(r.remark))) : null,
           ])))),
-      t.notes.map((n) => el('p', { class: 'table-note', text: n }))));
+      t.notes.map((n) => el('p', { class: 'table-note' }, rich(n)))));
 }
 
 function renderOutputs(outputs, display) {
   $('outputs').replaceChildren(...state.model.outputs.map((o) => {
     const v = outputs?.[o.key];
     const shown = display?.[o.key];
-    return el('div', { class: 'output', 'data-output': o.key, title: o.help },
-      el('span', { class: 'output-label', text: o.label }),
+    return el('div', { class: 'output', 'data-output': o.key, title: plain(o.help) },
+      el('span', { class: 'output-label' }, rich(o.label)),
       el('span', { class: 'output-value' }, el('output', { text: shown?.text ?? '—' }), o.unit && v !== null && v !== undefined ? el('span', { class: 'unit', text: ' ' + o.unit }) : null),
       o.unit === 's' && display ? el('span', { class: 'output-human', text: shown?.human ?? '' }) : null,
       el('span', { class: 'output-remark' }),
-      el('span', { class: 'output-help', text: o.help }));
+      el('span', { class: 'output-help' }, rich(o.help)));
   }));
 }
 
 /** Sentences about the result: warnings on top and at their field, the rest at their output. */
 function renderRemarks(list) {
-  $('remarks').replaceChildren(...list.filter((r) => r.level === 'warning').map((r) => el('p', { class: 'remark-warning', text: r.text })));
+  $('remarks').replaceChildren(...list.filter((r) => r.level === 'warning').map((r) => el('p', { class: 'remark-warning' }, rich(r.text))));
   for (const w of document.querySelectorAll('#form .field-warning, #form .field-note')) w.remove();
   for (const r of list) {
     const card = r.key && document.querySelector(`#outputs .output[data-output="${CSS.escape(r.key)}"] .output-remark`);
-    if (card) card.textContent = r.text;
+    if (card) card.replaceChildren(...rich(r.text));
     // A remark about an input shows at its field (an info remark in the muted style).
     const field = r.key && !card && document.querySelector(`#form .field[data-key="${CSS.escape(r.key)}"]`);
-    if (field) field.append(el('p', { class: r.level === 'warning' ? 'field-warning' : 'field-note', role: 'status', text: r.text }));
+    if (field) field.append(el('p', { class: r.level === 'warning' ? 'field-warning' : 'field-note', role: 'status' }, rich(r.text)));
   }
 }
 

@@ -3,7 +3,7 @@
 // each sweep is drawn (drawSweep) when its curves arrive, and again only
 // when its canvas changes size.
 
-import { dpr, el, sizeCanvas, theme } from './dom.js';
+import { dpr, el, rich, sizeCanvas, theme } from './dom.js';
 import { state } from './state.js';
 import { drawSweep, fullReady } from './wasm.js';
 import { workerClient } from './worker-client.js';
@@ -18,7 +18,7 @@ export function sweepFigure(s) {
     el('p', { class: 'chart-error', role: 'status' }),
     el('p', { class: 'chart-note' }),
     el('figcaption', {}, el('strong', { text: s.title + '. ' }),
-      `${s.values.length} curves of ${s.points} points each, computed off the page in a worker. ${s.caption}`));
+      `${s.values.length} curves of ${s.points} points each, computed off the page in a worker. `, ...rich(s.caption)));
 }
 
 /** Recomputes the sweeps for the form, once the user pauses typing. */

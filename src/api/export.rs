@@ -312,6 +312,31 @@ pub struct Results {
     pub tables: Option<Vec<TableText>>,
 }
 
+/// Text from the page back in the papers' notation: the subscript marks
+/// of rich text (`t<sub>N+1</sub>`, `T<sub>comm</sub>`, see
+/// [`format::rich`]) become `t_{N+1}` and `T_comm`, as the core writes them.
+pub fn unmark(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some((before, after)) = rest.split_once("<sub>") {
+        out.push_str(before);
+        let Some((sub, tail)) = after.split_once("</sub>") else {
+            out.push_str("<sub>");
+            rest = after;
+            continue;
+        };
+        if !sub.is_empty() && sub.chars().all(|c| c.is_ascii_alphanumeric()) {
+            out.push('_');
+            out.push_str(sub);
+        } else {
+            out.push_str(&format!("_{{{sub}}}"));
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A table as the page has it (a [`Table`] read back).
 #[derive(Debug, Clone, Deserialize)]
 pub struct TableText {
@@ -357,12 +382,13 @@ pub fn results_csv(results: &Results, from: &Provenance) -> String {
         out += &csv_line(&[key.as_str(), label, &value_text(value), unit]);
         out.push('\n');
     }
+    let plain = |cells: &[String]| cells.iter().map(|c| unmark(c)).collect::<Vec<_>>();
     for t in results.tables.iter().flatten() {
-        out += &format!("\n# {}\n", one_line(&t.title));
-        out += &csv_line(&t.columns);
+        out += &format!("\n# {}\n", one_line(&unmark(&t.title)));
+        out += &csv_line(&plain(&t.columns));
         out.push('\n');
         for r in &t.rows {
-            out += &csv_line(&r.cells);
+            out += &csv_line(&plain(&r.cells));
             out.push('\n');
         }
     }
@@ -387,7 +413,14 @@ pub fn results_json(results: &Results, from: &Provenance) -> Value {
         .tables
         .iter()
         .flatten()
-        .map(|t| json!({ "title": t.title, "columns": t.columns, "rows": t.rows.iter().map(|r| &r.cells).collect::<Vec<_>>() }))
+        .map(|t| {
+            let plain = |cells: &[String]| cells.iter().map(|c| unmark(c)).collect::<Vec<_>>();
+            json!({
+                "title": unmark(&t.title),
+                "columns": plain(&t.columns),
+                "rows": t.rows.iter().map(|r| plain(&r.cells)).collect::<Vec<_>>(),
+            })
+        })
         .collect();
     let mut out = from.to_json();
     if let Some(o) = out.as_object_mut() {
@@ -539,6 +572,15 @@ mod tests {
         let csv = results_csv(&r, &from());
         assert!(csv.contains("\nT,"), "{csv}");
         assert!(csv.contains("\nok,,true,\n"), "{csv}");
+    }
+
+    #[test]
+    fn page_marks_become_the_papers_notation_again() {
+        for text in ["T = t_{N+1} + t_red", "BW_{CTI,p′} = BW_{CTI,p*} · DC", "Σ(S_i + C_iα_i)", "leaf_fanin", "a < b"]
+        {
+            assert_eq!(unmark(&format::rich(text)), text);
+        }
+        assert_eq!(unmark("x<sub>1"), "x<sub>1", "an unclosed mark stays as it is");
     }
 
     #[test]

@@ -152,6 +152,7 @@ where
         .y_label_area_size(px(label_width(&chart.y)))
         .build_cartesian_2d(x, y)
         .map_err(backend_err)?;
+    let (x_span, y_span) = (span(ctx.x_range()), span(ctx.y_range()));
     ctx.configure_mesh()
         .light_line_style(theme.grid.stroke_width(px(1.0).max(1) as u32))
         .bold_line_style(theme.grid.stroke_width(px(1.0).max(1) as u32))
@@ -162,8 +163,8 @@ where
         .axis_desc_style(font(12.0))
         .x_labels(6)
         .y_labels(if chart.y.tick_labels.is_empty() { 6 } else { chart.y.tick_labels.len().min(16) })
-        .x_label_formatter(&|v| axis_tick(&chart.x, *v))
-        .y_label_formatter(&|v| axis_tick(&chart.y, *v))
+        .x_label_formatter(&|v| axis_tick(&chart.x, *v, x_span))
+        .y_label_formatter(&|v| axis_tick(&chart.y, *v, y_span))
         .draw()
         .map_err(backend_err)?;
 
@@ -296,9 +297,9 @@ fn emptiest_corner(chart: &Chart, x: (Scale, &Range<f64>), y: (Scale, &Range<f64
     corners.into_iter().zip(counts).min_by_key(|(_, n)| *n).map_or(Corner::UpperRight, |(c, _)| c)
 }
 
-fn axis_tick(axis: &Axis, v: f64) -> String {
+fn axis_tick(axis: &Axis, v: f64, span: f64) -> String {
     if axis.tick_labels.is_empty() {
-        return tick(v);
+        return crate::format::tick(v, span);
     }
     let r = v.round();
     if (v - r).abs() > 1e-9 || r < 1.0 {
@@ -307,19 +308,9 @@ fn axis_tick(axis: &Axis, v: f64) -> String {
     axis.tick_labels.get(r as usize - 1).cloned().unwrap_or_default()
 }
 
-/// Tick label: the shortest text of the value to four significant
-/// figures (so neighbouring ticks 0.0015 and 0.002 never read alike),
-/// scientific when far from 1.
-fn tick(v: f64) -> String {
-    if v == 0.0 {
-        return "0".into();
-    }
-    let rounded: f64 = format!("{v:.3e}").parse().unwrap_or(v);
-    if (1e-3..1e5).contains(&rounded.abs()) {
-        format!("{rounded}")
-    } else {
-        format!("{rounded:e}")
-    }
+/// The width of an axis range, for telling a tick at zero from rounding.
+fn span(r: Range<f64>) -> f64 {
+    (r.end - r.start).abs()
 }
 
 /// Renders a chart to an SVG string (tests, CLI).
@@ -339,10 +330,12 @@ mod tests {
 
     #[test]
     fn ticks_are_short() {
+        let tick = |v: f64| axis_tick(&Axis::new("x", Scale::Linear), v, 1.0);
         assert_eq!(tick(0.5), "0.5");
         assert_eq!(tick(25.0), "25");
-        assert_eq!(tick(1e-8), "1e-8");
-        assert_eq!(tick(2.5e6), "2.5e6");
+        assert_eq!(tick(1e-8), "1 × 10⁻⁸");
+        assert_eq!(tick(2.5e6), "2500000"); // whole, as the page's cards print it
+        assert_eq!(tick(2.5e7), "2.5 × 10⁷");
         // Ticks 0.0005 apart stay apart (three decimals printed both as 0.002).
         assert_eq!([tick(0.0015), tick(0.002), tick(0.0025)], ["0.0015", "0.002", "0.0025"]);
         assert_eq!(tick(0.1 + 0.2), "0.3");

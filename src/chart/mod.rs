@@ -116,7 +116,7 @@ pub struct Chart {
     pub series: Vec<Series>,
     pub legend: Corner,
     /// A sentence the page shows under the chart (what the user sees).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, serialize_with = "crate::format::rich_text::maybe", skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 

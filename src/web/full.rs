@@ -25,7 +25,7 @@ fn paint(
     let backend = super::canvas::Canvas::new(canvas).ok_or_else(|| error("the canvas has no 2D context"))?;
     let scale = if scale.is_finite() && scale > 0.0 { scale.min(4.0) } else { 1.0 };
     crate::chart::draw(chart, &backend.into_drawing_area(), scale, theme).map_err(|e| error(&e.to_string()))?;
-    Ok(chart.note.clone())
+    Ok(chart.note.as_deref().map(crate::format::rich))
 }
 
 /// Draws chart `chart_id` on `canvas` and returns the chart's note (a

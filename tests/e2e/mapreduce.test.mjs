@@ -329,7 +329,9 @@ describe('mapreduce: loading and the public example', () => {
 
       const card = '#tables section.table-card[data-table=reproduction]';
       const rows = await page.$$eval(`${card} tbody tr:not(.remark)`, (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
-      assert.deepEqual(rows.map((r) => r[0]), ['α_1', 'α_2', 'α_3', 'α_4', 't_10']);
+      // The symbols are set with subscripts, not typed out (α_1).
+      const heads = await page.$$eval(`${card} tbody tr:not(.remark) th`, (hs) => hs.map((h) => h.innerHTML));
+      assert.deepEqual(heads, ['α<sub>1</sub>', 'α<sub>2</sub>', 'α<sub>3</sub>', 'α<sub>4</sub>', 't<sub>10</sub>']);
       [...EXAMPLE_ALPHA, EXAMPLE_T].forEach((v, i) => assert.ok(near(Number(rows[i][3]), v, 1e-9), `reproduction ${rows[i][0]}: ${rows[i][3]}`));
       assert.equal(await page.locator(`${card} tr.row-agrees`).count(), 5, 'every reproduction row agrees');
       assert.equal(await page.locator(`${card} tr.row-disagrees`).count(), 0);

@@ -243,3 +243,57 @@ describe('regressions', () => {
     });
   });
 });
+
+describe('numbers and words', () => {
+  const MODELS = ['pmm', 'dlt', 'mapreduce', 'pipeline', 'scaling'];
+
+  test('notation is set with subscripts on every tab, never typed out, and plain where markup cannot go', async () => {
+    for (const model of MODELS) {
+      await withPage(env, { hash: `#model=${model}` }, async ({ page }) => {
+        await afterFrames(page);
+        const text = await visibleText(page);
+        assert.doesNotMatch(text, /_\{/, `${model}: no typed-out t_{N+1} on the page`);
+        assert.doesNotMatch(text, /<\/?sub>/, `${model}: no subscript mark shown as text`);
+        assert.doesNotMatch(text, /(^|[^\d.,])1 (processors|tasks|mappers|reducers|intervals|groups|pipelines|values|points)\b/, `${model}: no "1 <plural>"`);
+        // Attributes and menu options cannot hold elements: plain text there.
+        const plain = await page.evaluate(() => [
+          ...[...document.querySelectorAll('[title], [aria-label], [placeholder]')].flatMap((e) => ['title', 'aria-label', 'placeholder'].map((a) => e.getAttribute(a) ?? '')),
+          ...[...document.querySelectorAll('option')].map((o) => o.textContent),
+        ]);
+        for (const t of plain) assert.doesNotMatch(t, /<\/?sub>|_\{/, `${model}: plain text "${t}"`);
+        // Subscripts are <sub> elements holding text only.
+        const subs = await page.$$eval('main sub, #form sub, #outputs sub, #tables sub, #charts sub', (ss) => ss.map((x) => [x.children.length, x.textContent]));
+        assert.ok(subs.length > 0, `${model}: the page sets some subscripts`);
+        for (const [children, t] of subs) assert.ok(children === 0 && t.length > 0, `${model}: <sub> holds text only: "${t}"`);
+      });
+    }
+    // The audit's examples: t_{N+1} on the mapreduce card, BW_{CTI,p} in scaling's help.
+    await withPage(env, { hash: '#model=mapreduce' }, async ({ page }) => {
+      const label = await page.$eval('#outputs .output[data-output=t_shuffle] .output-label', (l) => l.innerHTML);
+      assert.equal(label, 'End of shuffle t<sub>N+1</sub>');
+      const help = await page.$eval('#outputs .output[data-output=t_shuffle]', (o) => o.title);
+      assert.doesNotMatch(help, /<sub>/, `the card's tooltip is plain: "${help}"`);
+    });
+  });
+
+  test('numbers read the same on cards, tables and chart ticks: 10⁻⁴, not e-4', async () => {
+    await withPage(env, {}, async ({ page }) => {
+      const tables = await page.$eval('#tables', (t) => t.innerText);
+      assert.match(tables, /× 10⁻⁸/, 'tables use the cards\' × 10ⁿ');
+      assert.doesNotMatch(tables, /\d\.?\d*e[-+]?\d/, 'no 1.5e-4 in tables');
+      const remarks = await page.$eval('#outputs', (o) => o.innerText);
+      assert.doesNotMatch(remarks, /\d\.?\d*e[-+]?\d/, 'no 1.5e-4 on the cards');
+    });
+  });
+
+  test('"Link copied." is announced politely and clears after a few seconds', async () => {
+    await withPage(env, {}, async ({ page }) => {
+      await page.evaluate(() => { Object.defineProperty(navigator, 'clipboard', { value: { writeText: async () => {} }, configurable: true }); });
+      const status = page.locator('#copy-status');
+      assert.equal(await status.getAttribute('aria-live'), 'polite');
+      await page.click('#copy-link');
+      await page.waitForFunction(() => document.getElementById('copy-status').textContent === 'Link copied.');
+      await page.waitForFunction(() => document.getElementById('copy-status').textContent === '', null, { timeout: 8_000 });
+    });
+  });
+});

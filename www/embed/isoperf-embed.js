@@ -28,7 +28,7 @@
 // `internal`), the element says so with a link to the full page showing its
 // model and values, and goes on computing.
 
-import { el, sizeCanvas } from '../dom.js';
+import { el, plain, rich, sizeCanvas } from '../dom.js';
 import * as wasm from '../wasm.js';
 import { pageAddress } from '../assets.js';
 import { defaultsOf, presetText } from '../form.js';
@@ -127,7 +127,7 @@ function schemeOf(host) {
 function problemText(model, p) {
   if (!p.key) return p.message;
   const param = model.params.find((q) => q.key === p.key);
-  return param ? `${param.label} (${p.key}): ${p.message}` : `params: ${quote(p.key)} ${p.message}`;
+  return param ? `${plain(param.label)} (${p.key}): ${p.message}` : `params: ${quote(p.key)} ${p.message}`;
 }
 
 /**
@@ -144,8 +144,8 @@ function pageLink(model, values) {
 }
 
 function outputCard(o) {
-  return el('div', { class: 'output', 'data-output': o.key, title: o.help },
-    el('span', { class: 'output-label', text: o.label }),
+  return el('div', { class: 'output', 'data-output': o.key, title: plain(o.help) },
+    el('span', { class: 'output-label' }, rich(o.label)),
     el('span', { class: 'output-value' }, el('output', { text: '—' }), el('span', { class: 'unit' })),
     el('span', { class: 'output-human' }),
     el('span', { class: 'output-remark' }));
@@ -157,8 +157,8 @@ function fieldFor(p, value) {
     ? el('select', { id, 'data-key': p.key, 'aria-describedby': `${id}-error` }, p.options.map((o) => el('option', { value: o.value, text: o.label })))
     : el('input', { id, type: 'text', inputmode: 'decimal', spellcheck: 'false', autocomplete: 'off', 'data-key': p.key, 'aria-describedby': `${id}-error` });
   control.value = value;
-  return el('div', { class: 'field', 'data-key': p.key, title: p.help },
-    el('label', { for: id }, p.label, p.unit ? el('span', { class: 'unit', text: ` (${p.unit})` }) : null),
+  return el('div', { class: 'field', 'data-key': p.key, title: plain(p.help) },
+    el('label', { for: id }, rich(p.label), p.unit ? el('span', { class: 'unit', text: ` (${p.unit})` }) : null),
     control,
     el('p', { class: 'field-hint' }),
     el('p', { class: 'field-error', id: `${id}-error`, role: 'alert' }));
@@ -460,7 +460,7 @@ class IsoperfModel extends HTMLElement {
     }
 
     const remarks = r.remarks ?? [];
-    root.querySelector('.warnings').replaceChildren(...remarks.filter((x) => x.level === 'warning').map((x) => el('p', { text: clip(x.text) })));
+    root.querySelector('.warnings').replaceChildren(...remarks.filter((x) => x.level === 'warning').map((x) => el('p', {}, rich(clip(x.text)))));
     for (const card of root.querySelectorAll('.output[data-output]')) {
       const o = view.model.outputs.find((x) => x.key === card.dataset.output);
       const value = r.outputs?.[o.key];
@@ -468,7 +468,7 @@ class IsoperfModel extends HTMLElement {
       card.querySelector('output').textContent = shown?.text ?? '—';
       card.querySelector('.unit').textContent = o.unit && value !== null && value !== undefined ? ` ${o.unit}` : '';
       card.querySelector('.output-human').textContent = o.unit === 's' ? shown?.human ?? '' : '';
-      card.querySelector('.output-remark').textContent = remarks.filter((x) => x.key === o.key).map((x) => x.text).join(' ');
+      card.querySelector('.output-remark').replaceChildren(...rich(remarks.filter((x) => x.key === o.key).map((x) => x.text).join(' ')));
     }
     root.querySelector('.outputs')?.classList.toggle('stale', r.problems.length > 0 || r.deferred);
     const tables = root.querySelector('.tables');

@@ -17,7 +17,7 @@
 
 use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
-use crate::format::sig;
+use crate::format::{plural, sig};
 use crate::model::{chart_specs, output_specs, Evaluated, Model, Output, Read, View};
 use crate::spec::{
     AppliesWhen, ChoiceOption, Level, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
@@ -514,7 +514,7 @@ macro_rules! energy_case {
             id: $id,
             label: $label,
             source: "Slides, time and energy minimization",
-            note: "A = 1, C = 1e-6, S = 1e2, P_N = 50, P_C = 200, k = 3, as on the slide.",
+            note: "A = 1, C = 10⁻⁶, S = 100, P_N = 50, P_C = 200, k = 3, as on the slide.",
             values: &[
                 ("processors", PresetValue::Choice("identical")),
                 ("A", PresetValue::Num(1.0)),
@@ -531,13 +531,13 @@ macro_rules! energy_case {
 }
 
 const PRESETS: &[Preset] = &[
-    energy_case!("energy-v1e13", "Energy vs T, V = 1e13 (interior minimum)", 1e13, 1000.0),
-    energy_case!("energy-v1e3", "Energy vs T, V = 1e3 (no interior minimum)", 1e3, 4.0),
+    energy_case!("energy-v1e13", "Energy vs T, V = 10¹³ (interior minimum)", 1e13, 1000.0),
+    energy_case!("energy-v1e3", "Energy vs T, V = 1000 (no interior minimum)", 1e3, 4.0),
     Preset {
         id: "infeasible-m5",
-        label: "V = 1e3 on m = 5: infeasible",
+        label: "V = 1000 on m = 5: infeasible",
         source: "SPEC reproduction",
-        note: "Five processors cannot all be activated for V = 1e3; the page shows the schedule of m_max = 4.",
+        note: "Five processors cannot all be activated for V = 1000; the page shows the schedule of m_max = 4.",
         values: &[
             ("processors", PresetValue::Choice("identical")),
             ("V", PresetValue::Num(1e3)),
@@ -812,11 +812,11 @@ impl Model for Dlt {
                 key: Some(key),
                 level: Level::Warning,
                 text: format!(
-                    "{} processors cannot all be activated for V = {}: the last would get no load. The largest feasible count is m_max = {}; the results are the schedule of {} processors.",
-                    e.m_requested,
+                    "{} cannot all be activated for V = {}: the last would get no load. The largest feasible count is m_max = {}; the results are the schedule of {}.",
+                    plural(e.m_requested as f64, "processor", "processors"),
                     sig(inputs.v, 6),
                     e.m_max,
-                    e.schedule.m
+                    plural(e.schedule.m as f64, "processor", "processors")
                 ),
             });
         }
@@ -826,16 +826,24 @@ impl Model for Dlt {
             level: Level::Info,
             text: match e.target {
                 TargetLoad::At(v) => {
-                    format!("Efficiency {target} on {} processors needs V ≥ {}.", e.m_requested, sig(v, 4))
+                    format!(
+                        "Efficiency {target} on {} needs V ≥ {}.",
+                        plural(e.m_requested as f64, "processor", "processors"),
+                        sig(v, 4)
+                    )
                 }
                 TargetLoad::AnyFeasible(l) => format!(
-                    "Every V that activates all {} processors (V > {}) already reaches efficiency {target}.",
-                    e.m_requested,
+                    "Every V that activates {} (V > {}) already reaches efficiency {target}.",
+                    if e.m_requested == 1 {
+                        "the one processor".to_string()
+                    } else {
+                        format!("all {} processors", e.m_requested)
+                    },
                     sig(l, 4)
                 ),
                 TargetLoad::Unreachable { sup } => format!(
-                    "Efficiency {target} is out of reach on {} processors: it approaches {} as V grows.",
-                    e.m_requested,
+                    "Efficiency {target} is out of reach on {}: it approaches {} as V grows.",
+                    plural(e.m_requested as f64, "processor", "processors"),
                     sig(sup, 4)
                 ),
             },

@@ -2,7 +2,7 @@
 
 use crate::chart::{Axis, Chart, Corner, Series, Span, Style};
 use crate::error::ModelError;
-use crate::format::{percent, sig};
+use crate::format::{percent, plural, sig};
 use crate::spec::Scale;
 use crate::table::{Row, Status, Table};
 
@@ -115,7 +115,7 @@ pub fn chart(id: &str, inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelEr
             labels.reverse();
             let shown = if n < s.m { format!(", {n} shown") } else { String::new() };
             Ok(Chart {
-                title: format!("Schedule on {} processors{shown}", s.m),
+                title: format!("Schedule on {}{shown}", plural(s.m as f64, "processor", "processors")),
                 x: Axis::new("time (s)", Scale::Linear).bounded(0.0, s.t * 1.02),
                 y: Axis::new("processor", Scale::Linear).bounded(0.4, n as f64 + 0.6).labelled(labels),
                 series: vec![
@@ -164,7 +164,7 @@ pub fn chart(id: &str, inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelEr
             let first = pts.first().map_or(1, |p| p.0);
             let last = pts.last().map_or(1, |p| p.0);
             let best = pts.iter().find(|p| p.0 == e.m_min_energy).map(|p| (p.1, p.2));
-            let mut series = vec![Series::new("E(T(m)), m = 1 … m_max", Style::Line, 1, curve.clone())];
+            let mut series = vec![Series::new("E(T(m)), m = 1 … mₘₐₓ", Style::Line, 1, curve.clone())];
             if curve.len() < 60 {
                 series.push(Series::new("", Style::Points, 1, curve));
             }
@@ -175,8 +175,8 @@ pub fn chart(id: &str, inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelEr
             let interior = e.m_min_energy > first && e.m_min_energy < last;
             let note = if interior {
                 format!(
-                    "E has an interior minimum: m = {} processors use the least energy, {} J over T = {} s. Fewer processors run longer and idle longer; more add idle power faster than they shorten the schedule.",
-                    e.m_min_energy,
+                    "E has an interior minimum: {} use the least energy, {} J over T = {} s. Fewer processors run longer and idle longer; more add idle power faster than they shorten the schedule.",
+                    plural(e.m_min_energy as f64, "processor", "processors"),
                     sig(e.e_min, 4),
                     sig(best.map_or(f64::NAN, |b| b.0), 4)
                 )
@@ -226,7 +226,7 @@ pub fn schedule_table(inputs: &Inputs, e: &Evaluation) -> Table {
         if rows.len() < s.m { format!(" ({} of {} shown, evenly spaced)", rows.len(), s.m) } else { String::new() };
     Table {
         id: "schedule",
-        title: format!("Load split on {} processors{shown}", s.m),
+        title: format!("Load split on {}{shown}", plural(s.m as f64, "processor", "processors")),
         caption: "α_i is the load part of P_i; it receives from the given time for S + C α_i, computes for A α_i, and finishes with every other processor at T(m).".into(),
         columns: ["processor", "α_i", "share of V", "receives from (s)", "computes from (s)", "finishes (s)"]
             .map(String::from)
@@ -236,8 +236,9 @@ pub fn schedule_table(inputs: &Inputs, e: &Evaluation) -> Table {
             Vec::new()
         } else {
             vec![format!(
-                "The requested m = {} is infeasible for this V; this is the schedule of m_max = {} processors.",
-                e.m_requested, e.m_max
+                "The requested m = {} is infeasible for this V; this is the schedule of m_max = {}.",
+                e.m_requested,
+                plural(e.m_max as f64, "processor", "processors")
             )]
         },
     }
@@ -288,12 +289,12 @@ pub fn reproduction_table() -> Table {
         .collect();
     Table {
         id: "reproduction",
-        title: "Reproduction: A = 1, C = 1e-6, S = 1e2, V = 1e3".into(),
+        title: "Reproduction: A = 1, C = 10⁻⁶, S = 100, V = 1000".into(),
         caption:
             "Schedule lengths T(1…5) as published, from the closed form, and from the lecture's recursion (1)-(3)."
                 .into(),
         columns: ["m", "published T(m)", "closed form", "recursion (1)-(3)", "Δ", "verdict"].map(String::from).to_vec(),
         rows,
-        notes: vec!["Five processors need V > L(5) ≈ 1000.0010 to all get load: V = 1e3 is just short.".into()],
+        notes: vec!["Five processors need V > L(5) ≈ 1000.0010 to all get load: V = 1000 is just short.".into()],
     }
 }

@@ -17,7 +17,7 @@
 
 use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
-use crate::format::sig;
+use crate::format::{plural, sig};
 use crate::spec::{
     AppliesWhen, ChoiceOption, Level, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
     PresetValue, Range, Remark, Scale, SweepSpec,
@@ -81,7 +81,12 @@ impl Inputs {
         if count > MAX_INTERVALS as u64 {
             return Err(ParamError::constraint(
                 "r",
-                format!("m = {m} mappers and r = {r} reducers in groups of ℓ = {} give {count} shuffle intervals", l.min(m)),
+                format!(
+                    "m = {} and r = {} in groups of ℓ = {} give {count} shuffle intervals",
+                    plural(m as f64, "mapper", "mappers"),
+                    plural(r as f64, "reducer", "reducers"),
+                    l.min(m)
+                ),
                 format!("at most {MAX_INTERVALS} intervals (m·⌈r/ℓ⌉ + ℓ − 1): fewer reducers, fewer mappers or a wider bisection ℓ"),
             )
             .into());
@@ -427,7 +432,7 @@ const PRESETS: &[Preset] = &[
         id: "reference",
         label: "Lecture reference set (m = 1000, r = ℓ = 100, V = 1 PB)",
         source: "Slides, Modeling Setting",
-        note: "lu = 16 MB, S = 1 s, C = 1e-6 s/B, γ = 0.1, a_map = a_red = 1e-5 s/B, s_map = s_red = 10 ms.",
+        note: "lu = 16 MB, S = 1 s, C = 10⁻⁶ s/B, γ = 0.1, a_map = a_red = 10⁻⁵ s/B, s_map = s_red = 10 ms.",
         values: &[
             ("mappers", PresetValue::Choice("identical")),
             ("m", PresetValue::Num(1000.0)),
@@ -491,7 +496,7 @@ const PRESET_GROUPS: &[PresetGroup] = &[PresetGroup { label: "Lecture examples",
 const NOTES: &[&str] = &[
     "Speedup is T_seq / T with T_seq = S + AV + s_red + a_red (γV) log₂(γV): one machine (the fastest mapper) maps and reduces everything, with no shuffle.",
     "The shuffle LP (4)-(7) is solved exactly. The chain method makes every interval before the last mapper exactly as long as its largest send, which is O(m + N); a dual solution then proves the result optimal. Where that proof fails (start-ups longer than transfers, many reducer groups on a slow network), the general simplex solves the LP with constraint generation. A remark says which method answered.",
-    "Everything is solved in scaled units (α/V, t/T0), so C = 1e-9 s/B beside V = 1e15 B loses nothing.",
+    "Everything is solved in scaled units (α/V, t/T0), so C = 10⁻⁹ s/B beside V = 10¹⁵ B loses nothing.",
     "Intervals follow the original work's itv(i, j) = (⌈j/ℓ⌉ − 1)m + i + ((j − 1) mod ℓ), with ℓ taken as min(ℓ, m): no mapper can hold two channels at once. With r ≤ ℓ the shuffle is a plain pipeline, N = m + r − 1.",
     "Reducers all receive z = γV/r and reduce for s_red + a_red z log₂ z after the shuffle ends; V must give each at least one unit.",
     "Heterogeneous mappers each have their own a_map, started in list order; m is the length of the list.",

@@ -2,7 +2,7 @@
 
 use crate::chart::{Axis, Chart, Corner, Series, Span};
 use crate::error::ModelError;
-use crate::format::sig;
+use crate::format::{plural, sig};
 use crate::model::SweepData;
 use crate::spec::{num, Params, Scale, SweepSpec, Value};
 use crate::table::{Row, Status, Table};
@@ -79,16 +79,16 @@ pub fn schedule_table(inputs: &Inputs, e: &Evaluation) -> Table {
     let shown = if m > TABLE_ROWS { format!(", {TABLE_ROWS} of {m} shown") } else { String::new() };
     Table {
         id: "schedule",
-        title: format!("Load split and shuffle on {m} mappers{shown}"),
+        title: format!("Load split and shuffle on {}{shown}", plural(m as f64, "mapper", "mappers")),
         caption: "Mapper i is ready after iS, maps α_i until t_i = iS + A_i α_i, then sends γα_i/r to one reducer in each of its intervals (itv(i, 1) … itv(i, r)), each send taking γCα_i/r.".into(),
         columns: ["mapper", "α_i", "share of V", "maps from (s)", "maps until t_i (s)", "sends in intervals", "each send (s)"]
             .map(String::from)
             .to_vec(),
         rows,
         notes: vec![format!(
-            "The shuffle ends at t_{{N+1}} = {} s after N = {} intervals; the reducers then take t_red = {} s, so T = {} s.",
+            "The shuffle ends at t_{{N+1}} = {} s after N = {}; the reducers then take t_red = {} s, so T = {} s.",
             sig(e.t_shuffle, 8),
-            iv.count(),
+            plural(iv.count() as f64, "interval", "intervals"),
             sig(e.t_red, 6),
             sig(e.t(), 8)
         )],
@@ -121,11 +121,16 @@ pub fn interval_table(inputs: &Inputs) -> Table {
         .collect();
     Table {
         id: "intervals",
-        title: format!("Interval table itv(i, j): {} mappers, {} reducers, ℓ = {}", iv.m(), iv.r(), iv.width()),
+        title: format!(
+            "Interval table itv(i, j): {}, {}, ℓ = {}",
+            plural(iv.m() as f64, "mapper", "mappers"),
+            plural(iv.r() as f64, "reducer", "reducers"),
+            iv.width()
+        ),
         caption: "The interval in which mapper i sends to reducer j. Reducers form groups of ℓ; each mapper holds one channel and each reducer one at a time, at most ℓ in all.".into(),
         columns,
         rows,
-        notes: vec![format!("N = itv(m, r) = {} intervals. {}", iv.count(), vti.join("; "))],
+        notes: vec![format!("N = itv(m, r) = {}. {}", plural(iv.count() as f64, "interval", "intervals"), vti.join("; "))],
     }
 }
 
@@ -154,7 +159,7 @@ pub fn reproduction_table() -> Table {
     Table {
         id: "reproduction",
         title: "Reproduction: the communication schedule m = r = 4, ℓ = 2".into(),
-        caption: "A = 1, V = 100, S = C = γ = 1 (SPEC's public example); agreement to 1e-9 relative.".into(),
+        caption: "A = 1, V = 100, S = C = γ = 1 (SPEC's public example); agreement to 10⁻⁹ relative.".into(),
         columns: ["quantity", "exact", "published", "isoperf"].map(String::from).to_vec(),
         rows,
         notes: vec!["Intervals per mapper: M1 {1, 2, 5, 6}, M2 {2, 3, 6, 7}, M3 {3, 4, 7, 8}, M4 {4, 5, 8, 9}.".into()],
@@ -217,7 +222,12 @@ pub fn gantt(inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelError> {
     let title = if mappers.len() < m || reducers.len() < r {
         format!("Schedule, {} of {m} mappers and {} of {r} reducers", mappers.len(), reducers.len())
     } else {
-        format!("Schedule, {m} mappers, {r} reducers, ℓ = {}", iv.width())
+        format!(
+            "Schedule, {}, {}, ℓ = {}",
+            plural(m as f64, "mapper", "mappers"),
+            plural(r as f64, "reducer", "reducers"),
+            iv.width()
+        )
     };
     Ok(Chart {
         title,
@@ -442,8 +452,8 @@ pub fn observation(sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<St
                 let faster = shuffle_with(p, &[("l", l_lo), ("C", c * l_lo / l_hi)]);
                 match (narrow, wide, faster) {
                     (Some(narrow), Some(wide), _) if (wide - narrow).abs() <= 1e-9 * wide => sentences.push(format!(
-                        "With r = {} reducers, ℓ = {} already serves them all at once (or m ≤ ℓ), so widening the bisection changes nothing here.",
-                        val(r_now),
+                        "With r = {}, ℓ = {} already serves them all at once (or m ≤ ℓ), so widening the bisection changes nothing here.",
+                        plural(r_now, "reducer", "reducers"),
                         val(l_lo)
                     )),
                     (Some(narrow), Some(wide), Some(faster)) => sentences.push(format!(

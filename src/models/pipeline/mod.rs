@@ -22,7 +22,7 @@
 
 use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
-use crate::format::sig;
+use crate::format::{base, beside, over_percent, plural, sig};
 use crate::spec::{
     AppliesWhen, ChoiceOption, Level, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
     PresetValue, Range, Remark, Scale,
@@ -218,7 +218,11 @@ impl Inputs {
             let (lower, higher) = nearest_divisors(n as u64, groups as u64);
             return Err(ParamError::constraint(
                 "groups",
-                format!("{groups} groups cannot share N = {n} tasks evenly; the nearest divisors of N are {lower} and {higher}"),
+                if lower == higher {
+                    format!("{groups} groups cannot share N = {n} tasks evenly; the nearest divisor of N is {lower}")
+                } else {
+                    format!("{groups} groups cannot share N = {n} tasks evenly; the nearest divisors of N are {lower} and {higher}")
+                },
                 "a divisor of N".into(),
             )
             .into());
@@ -227,8 +231,11 @@ impl Inputs {
             return Err(ParamError::constraint(
                 "N",
                 format!(
-                    "{n} tasks give each of the {groups} pipeline(s) {} tasks, fewer than its P = {procs} processors",
-                    n / groups
+                    "{} give each of the {} {}, fewer than its P = {}",
+                    plural(n, "task", "tasks"),
+                    plural(groups, "pipeline", "pipelines"),
+                    plural(n / groups, "task", "tasks"),
+                    plural(procs, "processor", "processors"),
                 ),
                 format!("at least P × groups = {} tasks", procs * groups),
             )
@@ -271,18 +278,28 @@ impl Inputs {
         Err(ParamError::constraint(
             "L",
             format!(
-                "saturates the {} hop: ρ = {} ≥ 1 ({}% over capacity), so its M/M/1 queue grows without bound",
+                "saturates the {} hop: ρ = {} ≥ 1 ({} over capacity), so its M/M/1 queue grows without bound",
                 worst.name,
-                sig(worst.rho, 4),
-                sig(100.0 * (worst.rho - 1.0), 3)
+                beside(worst.rho, 1.0, 4),
+                over_percent(worst.rho)
             ),
-            format!(
-                "L < {} {unit} ({} B) for T_comp = {} s and C = {} bit/s, or a larger C or T_comp",
-                sig(self.max_message() / per_unit, 4),
-                sig(self.max_message(), 6),
-                sig(self.t_comp, 4),
-                sig(self.c_bps, 4)
-            ),
+            if self.max_message() >= 1.0 {
+                // The size in bytes too, unless the unit is bytes already.
+                let in_bytes = if unit == "B" { String::new() } else { format!(" ({} B)", base(self.max_message())) };
+                format!(
+                    "L < {} {unit}{in_bytes} for T_comp = {} s and C = {} bit/s, or a larger C or T_comp",
+                    sig(self.max_message() / per_unit, 4),
+                    sig(self.t_comp, 4),
+                    sig(self.c_bps, 4)
+                )
+            } else {
+                // Below one byte no message fits: say what to change instead.
+                format!(
+                    "a larger C or T_comp: at T_comp = {} s and C = {} bit/s even a 1-byte message saturates the switch",
+                    sig(self.t_comp, 4),
+                    sig(self.c_bps, 4)
+                )
+            },
         ))
     }
 }
@@ -619,12 +636,12 @@ impl Model for Pipeline {
                 key: Some("L"),
                 level: Level::Warning,
                 text: if h.rho >= 1.0 {
-                    format!("The {} hop is saturated: ρ = {} ≥ 1. Its queue has no steady state, so it has no delay figure.", h.name, sig(h.rho, 4))
+                    format!("The {} hop is saturated: ρ = {} ≥ 1. Its queue has no steady state, so it has no delay figure.", h.name, beside(h.rho, 1.0, 4))
                 } else {
                     format!(
                         "The {} hop is near saturation: ρ = {}, so its wait is {} times its service time; a {}% larger L saturates it.",
                         h.name,
-                        sig(h.rho, 3),
+                        beside(h.rho, 1.0, 3),
                         sig(h.rho / (1.0 - h.rho), 3),
                         sig(100.0 * (1.0 / h.rho - 1.0), 2)
                     )

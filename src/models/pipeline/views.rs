@@ -2,7 +2,7 @@
 
 use crate::chart::{Axis, Chart, Corner, Series, Span, Style};
 use crate::error::ModelError;
-use crate::format::{percent, sig};
+use crate::format::{base, beside, over_percent, percent, plural, sig};
 use crate::spec::Scale;
 use crate::table::{Row, Status, Table};
 
@@ -40,7 +40,7 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
                 .iter()
                 .map(|h| {
                     if h.wait.is_some() {
-                        format!("{} ρ={}", h.name, sig(h.rho, 2))
+                        format!("{} ρ={}", h.name, beside(h.rho, 1.0, 2))
                     } else {
                         format!("{}: saturated", h.name)
                     }
@@ -54,7 +54,7 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
             }
             Ok(Chart {
                 title: match now.t_comm {
-                    Some(t) => format!("Delay per hop: T_comm = {} s per step", sig(t, 4)),
+                    Some(t) => format!("Delay per hop: {} s of communication per step", sig(t, 4)),
                     None => "Delay per hop: a hop is saturated".into(),
                 },
                 x: Axis::new("time (s)", Scale::Linear).bounded(0.0, longest * 1.15),
@@ -76,7 +76,7 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
                 })
                 .collect();
             let mut series =
-                vec![Series::new(if speedup { "T_seq / T_total" } else { "T_total" }, Style::Line, 1, points)];
+                vec![Series::new(if speedup { "speedup, eq. (5)" } else { "Tₜₒₜₐₗ, eq. (6)" }, Style::Line, 1, points)];
             if speedup {
                 let bound =
                     powers_of_two(i).into_iter().map(|p| (p, Inputs { p, ..*i }.predict().speedup_bound)).collect();
@@ -87,10 +87,10 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
             }
             Ok(Chart {
                 title: format!(
-                    "{} vs P, N = {}, {} group(s)",
-                    if speedup { "Speedup" } else { "T_total" },
+                    "{} vs P, N = {}, {}",
+                    if speedup { "Speedup" } else { "Tₜₒₜₐₗ" },
                     i.n,
-                    i.groups
+                    plural(i.groups, "group", "groups")
                 ),
                 x: Axis::new(SPEC.axis_label("P"), Scale::Log),
                 y: Axis::new(if speedup { SPEC.axis_label("speedup") } else { SPEC.axis_label("T_total") }, Scale::Log),
@@ -114,11 +114,11 @@ pub fn chart(id: &str, i: &Inputs) -> Result<Chart, ModelError> {
             let bottom = points.first().map_or(1e-9, |p| p.1);
             let now_t: Option<f64> = now.hops.iter().map(|h| h.response).sum();
             Ok(Chart {
-                title: format!("T_comm vs L: saturation at L = {} B", sig(l_max, 4)),
+                title: format!("Communication per step vs L: saturation at L = {} B", sig(l_max, 4)),
                 x: Axis::new("message size L (B)", Scale::Log),
                 y: Axis::new(SPEC.axis_label("T_comm"), Scale::Log),
                 series: vec![
-                    Series::new("T_comm, eq. (11)", Style::Line, 1, points),
+                    Series::new("per step, eq. (11)", Style::Line, 1, points),
                     Series::new("ρ = 1 at the busiest hop", Style::Dashed, 0, vec![(l_max, bottom), (l_max, top)]),
                     marker(i.l_bytes, now_t),
                 ],
@@ -156,16 +156,16 @@ pub fn breakdown_table(i: &Inputs) -> Table {
                     sig(h.fanin, 4),
                     sig(h.arrival_rate, 4),
                     sig(h.service, 4),
-                    sig(h.rho, 4),
+                    beside(h.rho, 1.0, 4),
                     h.wait.map_or("—".into(), |w| sig(w, 4)),
                     h.response.map_or("—".into(), |d| sig(d, 4)),
                 ],
                 status: if saturated { Status::Disagrees } else { Status::Plain },
                 remark: saturated.then(|| {
                     format!(
-                        "Saturated: ρ = {} is {}% over capacity; no steady-state delay.",
-                        sig(h.rho, 4),
-                        sig(100.0 * (h.rho - 1.0), 3)
+                        "Saturated: ρ = {} is {} over capacity; no steady-state delay.",
+                        beside(h.rho, 1.0, 4),
+                        over_percent(h.rho)
                     )
                 }),
             }
@@ -192,7 +192,7 @@ pub fn breakdown_table(i: &Inputs) -> Table {
     });
     Table {
         id: "breakdown",
-        title: format!("Delay per hop: L = {} B over C = {} bit/s", sig(i.l_bytes, 6), sig(i.c_bps, 6)),
+        title: format!("Delay per hop: L = {} B over C = {} bit/s", base(i.l_bytes), base(i.c_bps)),
         caption: "Each hop is an M/M/1 queue: λ = fan-in / T_comp, service 8L/C, ρ = λ · 8L/C, wait ρ/(1 − ρ) · 8L/C, response D = 8L/C/(1 − ρ) + τ.".into(),
         columns: ["hop", "fan-in", "λ (msg/s)", "service (s)", "ρ", "wait (s)", "response D (s)"].map(String::from).to_vec(),
         rows,

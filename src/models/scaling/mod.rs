@@ -63,7 +63,7 @@ const OUTPUTS: &[Output<ScalingEvaluation>] = &[
 ];
 
 const CHARTS: &[View<ScalingEvaluation>] = &[
-    View::new("components", "Completion time and its terms vs p", "Eq. (1) and its processing and communication terms (log axes); the ring marks the current p, the dashed line the crossover (C1/C2)².", draw),
+    View::new("components", "Completion time and its terms vs p", "Eq. (1) and, dashed, its processing and communication terms (log axes); the ring marks the current p, the dot the crossover p = (C1/C2)², where the two terms are equal.", draw),
 ];
 
 fn draw(e: &ScalingEvaluation, _components: &str) -> Result<Chart, ModelError> {

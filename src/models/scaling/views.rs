@@ -108,7 +108,7 @@ pub fn demand_tables(d: &Demand) -> Vec<Table> {
     columns.extend(d.ctis.iter().map(|c| format!("BW at CTI {}", crate::spec::num(*c))));
     let measured = Table {
         id: "demand",
-        title: "Bandwidth demand BW_{CTI,p} (% of the link)".into(),
+        title: "Bandwidth demand (% of the link)".into(),
         caption: "The bandwidth at which each configuration's completion time is the CTI above its time at 100%, interpolated between throttling levels.".into(),
         columns,
         rows: d
