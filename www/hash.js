@@ -118,7 +118,7 @@ export function writeHash() {
     h.set('map.levels', r.levels.map(fieldText).join(','));
     h.set('map.grid', String(r.nx));
   }
-  const defaults = defaultsOf(state.model);
+  const defaults = state.scenarios.length ? defaultsOf(state.model) : null;
   for (const s of state.scenarios) h.append('scenario', scenarioText(s, defaults));
   const embed = embedText();
   if (embed !== null) h.set('embed', embed);
