@@ -1,7 +1,8 @@
 // Screenshots of the page in headless Chromium.
 //
 //   node scripts/screenshot.mjs [HASH] [OUT.png] [WIDTH] [HEIGHT] [DPR]
-//       one view (ELEMENT=<css selector> shoots one element; FULL=0 the viewport only)
+//       one view (ELEMENT=<css selector> shoots one element; FULL=0 the viewport only;
+//       SCHEME=dark the dark colour scheme)
 //   node scripts/screenshot.mjs --all-models docs/screenshot.png
 //       the README's picture: every model of the registry at its reference
 //       parameters, the top of its page side by side (two columns), plus one
@@ -80,11 +81,10 @@ if (first === '--all-models') {
   await allModels(rest[0] ?? 'docs/screenshot.png');
 } else {
   const [out = '/tmp/shot.png', w = '1400', h = '1800', dpr = '1'] = rest;
-  const page = await browser.newPage({ viewport: { width: +w, height: +h }, deviceScaleFactor: +dpr });
+  const page = await browser.newPage({ viewport: { width: +w, height: +h }, deviceScaleFactor: +dpr, colorScheme: process.env.SCHEME ?? 'light' });
   watch(page);
   await page.goto(url + first);
-  await page.waitForSelector('.output');
-  await page.waitForTimeout(Number(process.env.WAIT ?? 400));
+  await settled(page);
   if (process.env.ELEMENT) await page.locator(process.env.ELEMENT).first().screenshot({ path: out });
   else await page.screenshot({ path: out, fullPage: process.env.FULL !== '0' });
 }

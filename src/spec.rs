@@ -296,7 +296,7 @@ pub(crate) fn parse_number(text: &str) -> Result<f64, Problem> {
     let x = s.parse::<f64>().map_err(|_| Problem::NotANumber(format!("'{}'", echo(s))))?;
     // "1e309" is a number, only too large for a double: say so.
     if x.is_infinite() {
-        return Err(Problem::TooLarge(echo(s)));
+        return Err(Problem::TooLarge(format!("'{}'", echo(s))));
     }
     Ok(x)
 }

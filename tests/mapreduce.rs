@@ -483,7 +483,7 @@ fn observations_say_what_the_curves_show_outside_the_lecture_regime() {
     }
     assert!(note.contains("No curve for r = ℓ = 200") && note.contains("V ≥ r/γ"), "{note}");
     let note = api::chart("mapreduce", "speedup-m-gamma", &example).unwrap().note.unwrap();
-    assert!(note.contains("No curve for γ = 0.01, 1e-3"), "{note}");
+    assert!(note.contains("No curve for γ = 0.01, 0.001"), "{note}");
     assert!(!note.contains("NaN"));
 }
 

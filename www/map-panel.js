@@ -58,6 +58,7 @@ export function buildMap(model, fromHash) {
     el('canvas', { class: 'map-canvas', role: 'img', 'aria-label': 'iso-map' }),
     el('p', { class: 'map-readout', role: 'status', text: 'Point at the map to read a value.' }),
     el('p', { class: 'map-legend' }, el('span', { class: 'map-gap-swatch' }), ` Blank (grey): ${model.gaps}.`),
+    el('p', { class: 'map-scale-note' }),
     el('div', { class: 'map-actions' },
       el('button', { type: 'button', class: 'map-png', text: 'Export PNG' }),
       el('button', { type: 'button', class: 'map-svg', text: 'Export SVG' }),
@@ -237,8 +238,10 @@ export function paintMap() {
   const canvas = box().querySelector('.map-canvas');
   canvas.classList.remove('stale');
   const width = Math.round(canvas.clientWidth || 640);
-  state.map.geometry = paint(canvas, mapLayout(state.model.id, m.request, m.values, width), dpr());
+  const layout = mapLayout(state.model.id, m.request, m.values, width);
+  state.map.geometry = paint(canvas, layout, dpr());
   canvas.dataset.labels = state.map.geometry.labels.join('|');
+  box().querySelector('.map-scale-note').textContent = layout.scale?.note ?? '';
   performance.clearMarks('isoperf:map-painted');
   performance.mark('isoperf:map-painted');
 }

@@ -45,20 +45,24 @@ export function paint(canvas, layout, dpr) {
   const ink = css.getPropertyValue('--ink').trim() || '#212529';
   ctx.fillStyle = paper;
   ctx.fillRect(0, 0, width, height);
+  // Gaps are transparent in the pixels: the scheme's gap colour shows through.
+  ctx.fillStyle = css.getPropertyValue('--gap').trim() || '#e8e8e8';
+  ctx.fillRect(plot.x, plot.y, plot.w, plot.h);
   blit(ctx, layout.pixels, layout.nx, layout.ny, plot, true);
 
-  // Isolines: a white halo under a dark line, then their labels on white boxes.
+  // Isolines: single lines, light on the dark part of the scale (isoline_inks),
+  // then their labels on white boxes.
   ctx.lineJoin = 'round';
-  for (const [lineWidth, style] of [[3, 'rgba(255,255,255,0.85)'], [1.3, '#111']]) {
-    ctx.lineWidth = lineWidth;
-    ctx.strokeStyle = style;
-    for (const iso of layout.isolines) for (const line of iso.lines) {
+  ctx.lineWidth = 1.5;
+  layout.isolines.forEach((iso, k) => {
+    ctx.strokeStyle = layout.isoline_inks[k] ?? '#111';
+    for (const line of iso.lines) {
       ctx.beginPath();
       ctx.moveTo(line[0], line[1]);
-      for (let k = 2; k < line.length; k += 2) ctx.lineTo(line[k], line[k + 1]);
+      for (let i = 2; i < line.length; i += 2) ctx.lineTo(line[i], line[i + 1]);
       ctx.stroke();
     }
-  }
+  });
   ctx.font = '600 12px system-ui, sans-serif';
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
@@ -102,6 +106,19 @@ export function paint(canvas, layout, dpr) {
   // The colour bar: one pixel per row, stretched without smoothing; a mark at each level.
   blit(ctx, layout.barPixels, 1, layout.barPixels.length / 4, bar, false);
   ctx.strokeRect(bar.x, bar.y, bar.w, bar.h);
+  // A clipped end: a triangle in the end colour (values beyond it share that colour).
+  const ends = layout.barPixels;
+  for (const [above, clipped] of [[true, layout.scale?.above], [false, layout.scale?.below]]) {
+    if (!clipped) continue;
+    const o = above ? 0 : ends.length - 4;
+    const [tip, base] = above ? [bar.y - 10, bar.y - 2] : [bar.y + bar.h + 10, bar.y + bar.h + 2];
+    ctx.beginPath();
+    ctx.moveTo(bar.x, base); ctx.lineTo(bar.x + bar.w, base); ctx.lineTo(bar.x + bar.w / 2, tip); ctx.closePath();
+    ctx.fillStyle = `rgb(${ends[o]},${ends[o + 1]},${ends[o + 2]})`;
+    ctx.fill();
+    ctx.stroke();
+  }
+  ctx.fillStyle = ink;
   for (const y of layout.bar_marks) {
     ctx.beginPath(); ctx.moveTo(bar.x - 3, y); ctx.lineTo(bar.x + bar.w + 3, y); ctx.stroke();
   }

@@ -95,7 +95,7 @@ fn map(model: &str, args: &[String]) -> Result<Output, String> {
     Ok(if image == "--svg" {
         Output::Text(layout.to_svg())
     } else {
-        Output::Bytes(isoperf::engine::map_layout::png(layout.nx, layout.ny, &layout.pixels))
+        Output::Bytes(isoperf::engine::map_layout::png(layout.nx, layout.ny, &layout.opaque_pixels()))
     })
 }
 

@@ -16,8 +16,29 @@ const MARGIN: (f64, f64, f64, f64) = (74.0, 96.0, 34.0, 52.0); // left, right, t
 const ASPECT: f64 = 0.66;
 /// The narrowest image laid out, CSS px.
 pub const MIN_WIDTH: f64 = 320.0;
-/// Gaps (points where the model has no value) are this grey.
+/// Gaps (points where the model has no value) are transparent in the
+/// pixels (the page paints its own gap colour under them, --gap); the SVG
+/// draws this grey under the field.
 const GAP_GREY: u8 = 232;
+/// A positive scale whose ends are further apart than this ratio is logarithmic.
+const LOG_ABOVE: f64 = 100.0;
+/// The share of values in each tail a robust colour scale may leave out.
+const CLIP_TAIL: f64 = 0.02;
+/// A tail shorter than this share of the whole range is kept on the scale
+/// (only the long tail of a clipped scale is left out).
+const KEEP_TAIL_BELOW: f64 = 0.05;
+/// The scale is clipped only when the whole range would squeeze the body
+/// of the values (between the tails' quantiles) into less than this share
+/// of the colours.
+const CLIP_WHEN_BODY_BELOW: f64 = 0.25;
+/// Isolines are single lines (a halo under them read as a double line), in
+/// light ink where their level's colour is dark (below this fraction of the
+/// viridis scale) and dark ink elsewhere.
+const LIGHT_INK_BELOW: f64 = 0.45;
+/// Width of an isoline, CSS px (the page draws the same in www/map.js).
+const ISOLINE_WIDTH: f64 = 1.5;
+/// Height of the triangles that mark a clipped end of the colour bar, CSS px.
+const ARROW: f64 = 8.0;
 /// Rough advance of one character of the label fonts, per px of font size.
 const CHAR_WIDTH: f64 = 0.62;
 
@@ -58,7 +79,16 @@ impl Rect {
     fn overlaps(&self, o: &Rect) -> bool {
         self.x < o.x + o.w && o.x < self.x + self.w && self.y < o.y + o.h && o.y < self.y + self.h
     }
+
+    fn contains(&self, o: &Rect) -> bool {
+        o.x >= self.x && o.y >= self.y && o.x + o.w <= self.x + self.w && o.y + o.h <= self.y + self.h
+    }
 }
+
+/// Where along its longest line an isoline label is tried, in order (fractions of the line).
+const LABEL_SPOTS: [(usize, usize); 7] = [(1, 2), (1, 4), (3, 4), (3, 8), (5, 8), (1, 8), (7, 8)];
+/// Height of a line of the colour bar's 10 px labels: labels are at least this far apart.
+const BAR_LINE: f64 = 12.0;
 
 /// A tick: where (CSS px along its axis) and its text.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -76,25 +106,78 @@ pub struct Label {
     pub rect: Rect,
 }
 
-/// How values map to colours.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+/// How values map to colours: from `min` to `max` (logarithmic when
+/// `log`). A scale chosen robustly leaves out extreme tails: values below
+/// `min` or above `max` take the end colours, and the bar marks those ends
+/// (`below`, `above`) and says so (`note`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ColourScale {
     pub min: f64,
     pub max: f64,
     pub log: bool,
+    /// Some values lie below `min` (the scale is clipped there).
+    pub below: bool,
+    /// Some values lie above `max`.
+    pub above: bool,
+    /// What the clipping leaves out, for the map's legend; empty when nothing.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub note: String,
 }
 
 impl ColourScale {
-    /// From the finite values: logarithmic where they are positive and span
-    /// more than three decades. `None` when there is no finite value.
+    /// From the finite values, as [`ColourScale::robust`] without levels.
     pub fn of(values: &[f64]) -> Option<ColourScale> {
-        let (min, max) = values
-            .iter()
-            .filter(|v| v.is_finite())
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
-        (min <= max).then(|| ColourScale { min, max, log: min > 0.0 && max / min > 1e3 })
+        Self::robust(values, &[])
     }
 
+    /// A scale for `values` that extremes cannot ruin: when the values'
+    /// whole range would squeeze all but the outer [`CLIP_TAIL`] of them
+    /// into less than [`CLIP_WHEN_BODY_BELOW`] of the colours (a time that
+    /// grows without bound near saturation), the scale spans the quantiles
+    /// at [`CLIP_TAIL`] and 1 − [`CLIP_TAIL`], widened to every isoline
+    /// level inside the values' range; otherwise the whole range.
+    /// Logarithmic where that span is positive and covers more than two
+    /// decades ([`LOG_ABOVE`]). `None` when there is no finite value.
+    pub fn robust(values: &[f64], levels: &[f64]) -> Option<ColourScale> {
+        let mut finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+        finite.sort_unstable_by(f64::total_cmp);
+        let (&data_min, &data_max) = (finite.first()?, finite.last()?);
+        let quantile = |q: f64| finite.get(((finite.len() - 1) as f64 * q).round() as usize).copied();
+        let (mut lo, mut hi) = (quantile(CLIP_TAIL)?, quantile(1.0 - CLIP_TAIL)?);
+        for &l in levels.iter().filter(|l| l.is_finite() && **l >= data_min && **l <= data_max) {
+            lo = lo.min(l);
+            hi = hi.max(l);
+        }
+        let log_of = |a: f64, b: f64| a > 0.0 && b / a > LOG_ABOVE;
+        let span = |a: f64, b: f64, log: bool| if log { b.ln() - a.ln() } else { b - a };
+        let whole_log = log_of(data_min, data_max);
+        let body = span(lo, hi, whole_log) / span(data_min, data_max, whole_log);
+        let clip = hi > lo && body.is_finite() && body < CLIP_WHEN_BODY_BELOW;
+        // Each end is clipped only where its own tail is long (a short tail keeps its values exact).
+        let whole = span(data_min, data_max, whole_log);
+        let long_tail = |a: f64, b: f64| span(a, b, whole_log) / whole > KEEP_TAIL_BELOW;
+        let min = if clip && long_tail(data_min, lo) { lo } else { data_min };
+        let max = if clip && long_tail(hi, data_max) { hi } else { data_max };
+        let (below, above) = (data_min < min, data_max > max);
+        // The note is prose: numbers as the page writes them (2.2 × 10¹⁸), not the image's 2.2e18.
+        let prose = |v: f64| crate::format::tick(v, 0.0);
+        let note = if below || above {
+            let reach = match (below, above) {
+                (true, true) => format!("values run from {} to {}", prose(data_min), prose(data_max)),
+                (false, true) => format!("values reach {}", prose(data_max)),
+                _ => format!("values fall to {}", prose(data_min)),
+            };
+            format!(
+                "Colours span {} to {} (the middle {}% of the values, and the levels); {reach}, drawn in the end colours (▲▼ on the bar).",
+                prose(min),
+                prose(max),
+                ((1.0 - 2.0 * CLIP_TAIL) * 100.0).round()
+            )
+        } else {
+            String::new()
+        };
+        Some(ColourScale { min, max, log: log_of(min, max), below, above, note })
+    }
     /// The fraction of the scale at `v` (0 at min, 1 at max).
     pub fn fraction(&self, v: f64) -> f64 {
         let (v, lo, hi) = if self.log { (v.ln(), self.min.ln(), self.max.ln()) } else { (v, self.min, self.max) };
@@ -120,6 +203,9 @@ pub struct MapLayout {
     /// Each isoline as a flat list x0, y0, x1, y1, … of CSS px, with its level.
     #[serde(skip)]
     pub isolines: Vec<(f64, Vec<Vec<f64>>)>,
+    /// The colour each isoline is drawn in (in the order of `isolines`):
+    /// light on the dark part of the scale, dark elsewhere.
+    pub isoline_inks: Vec<&'static str>,
     /// One label per level where it fits without covering another.
     pub labels: Vec<Label>,
     pub x_ticks: Vec<Tick>,
@@ -243,23 +329,25 @@ impl MapLayout {
         let height = (width * ASPECT).round();
         let (left, right, top, bottom) = MARGIN;
         let plot = Rect { x: left, y: top, w: width - left - right, h: height - top - bottom };
-        let scale = ColourScale::of(map.values);
+        let levels: Vec<f64> = map.isolines.iter().map(|i| i.level).collect();
+        let scale = ColourScale::robust(map.values, &levels);
         let lut: Vec<[u8; 3]> = (0..256).map(|k| colour(k as f64 / 255.0)).collect();
         let (nx, ny) = (map.nx, map.ny);
         let mut pixels = vec![0u8; nx * ny * 4];
         for j in 0..ny {
             for i in 0..nx {
                 let v = map.values.get(j * nx + i).copied().unwrap_or(f64::NAN);
-                let rgb = match scale {
+                let rgba = match &scale {
                     Some(s) if v.is_finite() => {
                         let k = (255.0 * s.fraction(v)).round().clamp(0.0, 255.0) as usize;
-                        lut.get(k).copied().unwrap_or([0, 0, 0])
+                        let [r, g, b] = lut.get(k).copied().unwrap_or([0, 0, 0]);
+                        [r, g, b, 255]
                     }
-                    _ => [GAP_GREY; 3],
+                    _ => [0, 0, 0, 0], // a gap: the page's gap colour shows through
                 };
                 let o = ((ny - 1 - j) * nx + i) * 4;
                 if let Some(px) = pixels.get_mut(o..o + 4) {
-                    px.copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
+                    px.copy_from_slice(&rgba);
                 }
             }
         }
@@ -273,8 +361,9 @@ impl MapLayout {
             })
             .collect();
 
-        // A label per level, on its longest line: at the middle, else a
-        // quarter or three quarters along, wherever it covers no other label.
+        // A label per level, on its longest line: at the middle, else further
+        // along or back (LABEL_SPOTS), wherever it lies inside the plot and
+        // covers no other label.
         let mut labels: Vec<Label> = Vec::new();
         for (level, lines) in &isolines {
             let Some(line) = lines.iter().max_by_key(|l| l.len()) else { continue };
@@ -284,15 +373,24 @@ impl MapLayout {
             }
             let text = short(*level);
             let w = text.chars().count() as f64 * 12.0 * CHAR_WIDTH + 8.0;
-            let spot = [points / 2, points / 4, 3 * points / 4].into_iter().find_map(|k| {
+            let spot = LABEL_SPOTS.iter().find_map(|&(num, den)| {
+                let k = points * num / den;
                 let (x, y) = (*line.get(2 * k)?, *line.get(2 * k + 1)?);
                 let rect = Rect { x: x - w / 2.0, y: y - 8.0, w, h: 16.0 };
-                (!labels.iter().any(|l| l.rect.overlaps(&rect))).then_some((x, y, rect))
+                (plot.contains(&rect) && !labels.iter().any(|l| l.rect.overlaps(&rect))).then_some((x, y, rect))
             });
             if let Some((x, y, rect)) = spot {
                 labels.push(Label { text, x, y, rect });
             }
         }
+
+        let isoline_inks = isolines
+            .iter()
+            .map(|(level, _)| match &scale {
+                Some(s) if s.fraction(*level).clamp(0.0, 1.0) < LIGHT_INK_BELOW => "#fff",
+                _ => "#111",
+            })
+            .collect();
 
         let x_ticks = labelled_ticks(ticks(map.x), px, |t| {
             let half = t.text.chars().count() as f64 * 11.0 * CHAR_WIDTH / 2.0 + 3.0;
@@ -310,18 +408,19 @@ impl MapLayout {
             .collect();
         let mut bar_ticks = Vec::new();
         let mut bar_marks = Vec::new();
-        if let Some(s) = scale {
+        if let Some(s) = &scale {
             let at = |v: f64| bar.y + bar.h - s.fraction(v) * bar.h;
-            bar_ticks.push(Tick { at: bar.y + 4.0, text: short(s.max) });
-            bar_ticks.push(Tick { at: bar.y + bar.h - 4.0, text: short(s.min) });
-            // Levels between, each at least a line of 10 px text from those placed.
+            let end = |v: f64, beyond: bool, sign: &str| if beyond { format!("{sign} {}", short(v)) } else { short(v) };
+            bar_ticks.push(Tick { at: bar.y + 4.0, text: end(s.max, s.above, "≥") });
+            bar_ticks.push(Tick { at: bar.y + bar.h - 4.0, text: end(s.min, s.below, "≤") });
+            // Levels between, each at least a line of 10 px text (BAR_LINE) from those placed.
             for (level, _) in &isolines {
                 if *level <= s.min || *level >= s.max {
                     continue;
                 }
                 let y = at(*level);
                 bar_marks.push(y);
-                if bar_ticks.iter().all(|t| (t.at - y).abs() >= 11.0) {
+                if bar_ticks.iter().all(|t| (t.at - y).abs() >= BAR_LINE) {
                     bar_ticks.push(Tick { at: y, text: short(*level) });
                 }
             }
@@ -335,6 +434,7 @@ impl MapLayout {
             ny,
             scale,
             isolines,
+            isoline_inks,
             labels,
             x_ticks,
             y_ticks,
@@ -348,6 +448,33 @@ impl MapLayout {
         }
     }
 
+    /// The colour field with its gaps in grey (an image with no page under it).
+    pub fn opaque_pixels(&self) -> Vec<u8> {
+        let mut out = self.pixels.clone();
+        for px in out.chunks_exact_mut(4) {
+            if px.get(3) == Some(&0) {
+                px.copy_from_slice(&[GAP_GREY, GAP_GREY, GAP_GREY, 255]);
+            }
+        }
+        out
+    }
+
+    /// The triangles at the ends of the bar where the scale is clipped:
+    /// (tip y, base y, colour fraction), CSS px.
+    pub fn bar_arrows(&self) -> Vec<(f64, f64, f64)> {
+        let b = self.bar;
+        let mut out = Vec::new();
+        if let Some(s) = &self.scale {
+            if s.above {
+                out.push((b.y - ARROW - 2.0, b.y - 2.0, 1.0));
+            }
+            if s.below {
+                out.push((b.y + b.h + ARROW + 2.0, b.y + b.h + 2.0, 0.0));
+            }
+        }
+        out
+    }
+
     /// The image as SVG: the colour field embedded as a PNG, the rest as
     /// vectors (the command line's `map --svg`).
     pub fn to_svg(&self) -> String {
@@ -359,9 +486,15 @@ impl MapLayout {
         );
         let _ = write!(s, r##"<rect width="{w}" height="{h}" fill="#fff"/>"##);
         let p = self.plot;
+        let _ = write!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="rgb({GAP_GREY},{GAP_GREY},{GAP_GREY})"/>"#,
+            p.x, p.y, p.w, p.h
+        );
         image(&mut s, p, self.nx, self.ny, &self.pixels);
-        for (stroke, width) in [("rgba(255,255,255,0.85)", 3.0), ("#111", 1.3)] {
-            for (_, lines) in &self.isolines {
+        for ((_, lines), stroke) in self.isolines.iter().zip(&self.isoline_inks) {
+            let width = ISOLINE_WIDTH;
+            {
                 for line in lines {
                     let points: Vec<String> = line
                         .chunks_exact(2)
@@ -441,6 +574,16 @@ impl MapLayout {
         );
         let b = self.bar;
         image(&mut s, b, 1, self.bar_pixels.len() / 4, &self.bar_pixels);
+        for (tip, base, fraction) in self.bar_arrows() {
+            let [r, g, bl] = colour(fraction);
+            let _ = write!(
+                s,
+                r##"<polygon points="{:.2},{base:.2} {:.2},{base:.2} {:.2},{tip:.2}" fill="rgb({r},{g},{bl})" stroke="#212529"/>"##,
+                b.x,
+                b.x + b.w,
+                b.x + b.w / 2.0
+            );
+        }
         let _ = write!(
             s,
             r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#212529"/>"##,

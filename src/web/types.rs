@@ -375,6 +375,12 @@ export interface ColourScale {
   min: number;
   max: number;
   log: boolean;
+  /** Some values lie below `min`: they take the lowest colour (a triangle under the bar). */
+  below: boolean;
+  /** Some values lie above `max`: they take the highest colour (a triangle over the bar). */
+  above: boolean;
+  /** What a clipped scale leaves out, in a sentence. */
+  note?: string;
 }
 
 /** The laid-out parts of a map image that are plain data. */
@@ -396,6 +402,8 @@ export interface MapLayoutData {
   bar_ticks: Tick[];
   /** Where each level inside the scale crosses the bar (CSS px). */
   bar_marks: number[];
+  /** The colour of each isoline (in the order of `isolines`): light on the dark part of the scale. */
+  isoline_inks: string[];
 }
 
 /** A map image laid out (`mapLayout`), with its pixels and isolines in CSS px. */

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 
 import {
   CLI, afterFrames, buildStaleness, canvasInk, chartNotes, chartStates, evaluateInPage, fieldMessages, formatInPage,
-  hasCli, hashParams, listItems, listRows, openPage, outputTexts, pageProblems, reloadReady, snapshot, startEnv,
+  hasCli, hashParams, listItems, listRows, openPage, outputTexts, pageProblems, parseDisplayed, reloadReady, snapshot, startEnv,
   stopEnv, visibleText, waitReadyState, foreignRequests,
 } from './helpers.mjs';
 
@@ -192,8 +192,8 @@ async function waitForGantt(page) {
 const R_VALUES = [10, 25, 50, 100, 200];
 const M_LAST = 10000;
 
-/** Numbers in a note: "2.71e7" -> 2.71e7, "1e-3" -> 0.001. */
-const NUM = '(\\d+(?:\\.\\d+)?(?:e-?\\d+)?)';
+/** Numbers in a note as the page writes them: "117", "2.40 × 10³" (read back with parseDisplayed). */
+const NUM = '(\\d+(?:\\.\\d+)?(?: × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?)';
 
 /**
  * Checks the three notes quote what `evaluate` gives for the form's
@@ -213,39 +213,39 @@ async function assertNotesMatch(page, notes, form, context) {
     assert.ok(m, `${context}: the speedup-m-r note gives the speedup at r = ${r}: "${mr}"`);
     const expected = (await ev({ m: String(M_LAST), r: String(r), l: String(r) })).speedup;
     levels[r] = expected;
-    assert.ok(sig3(Number(m[1]), expected), `${context}: speedup at m = ${M_LAST}, r = ℓ = ${r}: note ${m[1]}, evaluate ${expected}`);
+    assert.ok(sig3(parseDisplayed(m[1]), expected), `${context}: speedup at m = ${M_LAST}, r = ℓ = ${r}: note ${m[1]}, evaluate ${expected}`);
   }
   const rises = new RegExp(`at m = (\\d+) it rises from ${NUM} \\(r = 10\\) to ${NUM} \\(r = 200\\)`).exec(mr);
   assert.ok(rises, `${context}: the note says speedup rises with r: "${mr}"`);
   assert.equal(rises[1], String(M_LAST), `${context}: the rise is read at m = ${M_LAST}`);
-  assert.ok(sig3(Number(rises[2]), levels[10]) && sig3(Number(rises[3]), levels[200]), `${context}: rises ${rises[2]} -> ${rises[3]}`);
+  assert.ok(sig3(parseDisplayed(rises[2]), levels[10]) && sig3(parseDisplayed(rises[3]), levels[200]), `${context}: rises ${rises[2]} -> ${rises[3]}`);
 
-  // "with γ = 1e-3, going from m = r = 100 to m = 10000 multiplies speedup by F (to X); with γ = 1, … by G (to Y)"
+  // "with γ = 0.001, going from m = r = 100 to m = 10000 multiplies speedup by F (to X); with γ = 1, … by G (to Y)"
   const mg = notes['speedup-m-gamma'];
   assert.match(mg, /^The smaller γ, /, `${context}: speedup-m-gamma note: "${mg}"`);
   const from = /from m = r = (\d+) to m = (\d+)/.exec(mg);
   assert.ok(from, `${context}: the γ note says where it reads: "${mg}"`);
   assert.equal(from[1], form.r ?? '100', `${context}: the γ note starts at m = r`);
   assert.equal(from[2], String(M_LAST), `${context}: the γ note ends at m = ${M_LAST}`);
-  const gSmall = new RegExp(`γ = 1e-3\\b[^;]*? by ${NUM} \\(to ${NUM}\\)`).exec(mg);
+  const gSmall = new RegExp(`γ = 0\\.001\\b[^;]*? by ${NUM} \\(to ${NUM}\\)`).exec(mg);
   const gBig = new RegExp(`γ = 1(?![\\d.e])[^;]*? by ${NUM} \\(to ${NUM}\\)`).exec(mg);
   assert.ok(gSmall && gBig, `${context}: the γ note gives both ends: "${mg}"`);
   const small = (await ev({ m: String(M_LAST), gamma: '0.001' })).speedup;
   const big = (await ev({ m: String(M_LAST), gamma: '1' })).speedup;
-  assert.ok(sig3(Number(gSmall[2]), small), `${context}: speedup at m = ${M_LAST}, γ = 1e-3: note ${gSmall[2]}, evaluate ${small}`);
-  assert.ok(sig3(Number(gBig[2]), big), `${context}: speedup at m = ${M_LAST}, γ = 1: note ${gBig[2]}, evaluate ${big}`);
+  assert.ok(sig3(parseDisplayed(gSmall[2]), small), `${context}: speedup at m = ${M_LAST}, γ = 1e-3: note ${gSmall[2]}, evaluate ${small}`);
+  assert.ok(sig3(parseDisplayed(gBig[2]), big), `${context}: speedup at m = ${M_LAST}, γ = 1: note ${gBig[2]}, evaluate ${big}`);
 
   const ml = notes['shuffle-m-l'];
-  const s = new RegExp(`^A wider bisection acts like faster communication: at m = (\\d+), widening ℓ from 50 to 100 cuts the shuffle from ${NUM} s to ${NUM} s; keeping ℓ = 50 and making links 2\\.00× faster \\(C × 0\\.500\\) cuts it to ${NUM} s\\.`).exec(ml);
+  const s = new RegExp(`^A wider bisection acts like faster communication: at m = (\\d+), widening ℓ from 50 to 100 cuts the shuffle from ${NUM} s to ${NUM} s; keeping ℓ = 50 and making links 2× faster \\(C × 0\\.500\\) cuts it to ${NUM} s\\.`).exec(ml);
   assert.ok(s, `${context}: shuffle-m-l note: "${ml}"`);
   assert.equal(s[1], form.m ?? '1000', `${context}: the ℓ note is at the form's m`);
   const c = Number(form.C ?? '1e-6');
   const narrow = (await ev({ gamma: '1', l: '50' })).t_shuffle;
   const wide = (await ev({ gamma: '1', l: '100' })).t_shuffle;
   const faster = (await ev({ gamma: '1', l: '50', C: String(c / 2) })).t_shuffle;
-  assert.ok(sig3(Number(s[2]), narrow), `${context}: shuffle at ℓ = 50 (γ = 1): note ${s[2]}, evaluate ${narrow}`);
-  assert.ok(sig3(Number(s[3]), wide), `${context}: shuffle at ℓ = 100 (γ = 1): note ${s[3]}, evaluate ${wide}`);
-  assert.ok(sig3(Number(s[4]), faster), `${context}: shuffle at ℓ = 50, C/2 (γ = 1): note ${s[4]}, evaluate ${faster}`);
+  assert.ok(sig3(parseDisplayed(s[2]), narrow), `${context}: shuffle at ℓ = 50 (γ = 1): note ${s[2]}, evaluate ${narrow}`);
+  assert.ok(sig3(parseDisplayed(s[3]), wide), `${context}: shuffle at ℓ = 100 (γ = 1): note ${s[3]}, evaluate ${wide}`);
+  assert.ok(sig3(parseDisplayed(s[4]), faster), `${context}: shuffle at ℓ = 50, C/2 (γ = 1): note ${s[4]}, evaluate ${faster}`);
 }
 
 // ---- 1. loading and the public example ----------------------------------------------------
@@ -959,13 +959,13 @@ describe('mapreduce: regressions (bugs found by these tests, fixed)', () => {
     await withMr({}, async ({ page }) => {
       await waitSweepsDone(page);
       const note = (await sweepStates(page))['speedup-m-gamma'].note;
-      const g = new RegExp(`γ = 1e-3, going from m = r = 100 to m = 10000 multiplies speedup by ${NUM}[^;]*; with γ = 1, going to m = 10000 multiplies it by ${NUM}`).exec(note);
+      const g = new RegExp(`γ = 0\\.001, going from m = r = 100 to m = 10000 multiplies speedup by ${NUM}[^;]*; with γ = 1, going to m = 10000 multiplies it by ${NUM}`).exec(note);
       assert.ok(g, `the note: "${note}"`);
       const speedup = async (p) => (await evaluateInPage(page, MODEL, p)).speedup;
       const small = (await speedup({ m: '10000', gamma: '0.001' })) / (await speedup({ m: '100', gamma: '0.001' }));
       const big = (await speedup({ m: '10000', gamma: '1' })) / (await speedup({ m: '100', gamma: '1' }));
-      assert.ok(sig3(Number(g[1]), small), `γ = 1e-3: from m = 100 to 10000 speedup grows ${small.toFixed(4)}×, the note says ${g[1]}`);
-      assert.ok(sig3(Number(g[2]), big), `γ = 1: from m = 100 to 10000 speedup grows ${big.toFixed(4)}×, the note says ${g[2]}`);
+      assert.ok(sig3(parseDisplayed(g[1]), small), `γ = 1e-3: from m = 100 to 10000 speedup grows ${small.toFixed(4)}×, the note says ${g[1]}`);
+      assert.ok(sig3(parseDisplayed(g[2]), big), `γ = 1: from m = 100 to 10000 speedup grows ${big.toFixed(4)}×, the note says ${g[2]}`);
     });
   });
 });

@@ -4,7 +4,7 @@ use crate::chart::{Axis, Chart, Corner, Series, Span};
 use crate::error::ModelError;
 use crate::format::{plural, sig};
 use crate::model::SweepData;
-use crate::spec::{num, Params, Scale, SweepSpec, Value};
+use crate::spec::{Params, Scale, SweepSpec, Value};
 use crate::table::{Row, Status, Table};
 
 use super::schedule::{solve, Intervals, Shuffle};
@@ -251,7 +251,7 @@ fn val(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e9 {
         crate::format::count(x)
     } else {
-        num(x)
+        crate::format::base(x)
     }
 }
 
