@@ -227,7 +227,7 @@ fn bad_values_name_the_parameter_and_the_valid_range() {
         ("t_flops", "0", "1e-18 ≤ value"),
         ("t_flops", "-1e-9", "1e-18 ≤ value"),
         ("t_flops", "1e-320", "1e-18 ≤ value"),
-        ("t_comm", "1e400", "1e400 is too large"),
+        ("t_comm", "1e400", "'1e400' is too large"),
         ("t_comm", "NaN", "NaN"),
         ("t_comm", "inf", "infinity"),
         ("t_io", "-1", "0 ≤ value"),
