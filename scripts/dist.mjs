@@ -52,7 +52,7 @@ const COMMON = {
   logOverride: { 'empty-import-meta': 'silent' },
 };
 
-const WORKERS = ['map', 'sweep', 'report'];
+const WORKERS = ['map', 'sweep', 'report', 'data'];
 
 async function examples() {
   const files = (await readdir(join(WWW, 'data'))).filter((f) => f.endsWith('.csv')).sort();

@@ -1,17 +1,126 @@
 //! Measured data as pasted or uploaded: a small, strict CSV reader.
 //!
 //! Columns are separated by commas, semicolons or tabs (one separator per
-//! file, detected from the first data line); a header line is optional;
-//! blank lines, '#' comments, a leading byte-order mark and Windows (or old
+//! file, detected from the first data line); a header line is optional,
+//! and when it names the columns (`time,p`, `p, time (s)`, `processes;
+//! seconds`) they are read by name in any order, other named columns
+//! ignored; blank lines, '#' comments, a leading byte-order mark and Windows (or old
 //! Mac) line ends are fine; a field may be quoted as spreadsheets export it
 //! (`"1.5"` is the number 1.5, `""` inside quotes is one quote); numbers use
-//! a decimal point. Every error names the line and the column at fault;
-//! text without a row of data is an error too.
+//! a decimal point. Each column says what a measurement of it is (a count
+//! of processes is a whole number ≥ 1, a time is positive, a percentage is
+//! in (0, 100]) and a value that is not one is refused. Every error names
+//! the line and the column at fault; text without a row of data is an
+//! error too.
 
 use std::borrow::Cow;
 
 use crate::error::AnalysisError;
 use crate::format::echo;
+
+/// What a value of a column must be to be a measurement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    /// A whole number ≥ 1 (processes, nodes).
+    Count,
+    /// A positive number (a time, a size).
+    Positive,
+    /// A percentage in (0, 100].
+    Percent,
+}
+
+impl Measure {
+    /// Why `x` is not a measurement of this kind, if it is not.
+    fn refuse(self, x: f64) -> Option<&'static str> {
+        match self {
+            Measure::Count if x < 1.0 || x.fract() != 0.0 => Some("a whole number ≥ 1"),
+            Measure::Positive if x <= 0.0 => Some("a number > 0"),
+            Measure::Percent if x <= 0.0 || x > 100.0 => Some("a percentage with 0 < value ≤ 100"),
+            _ => None,
+        }
+    }
+}
+
+/// A column of a data set: its name, the other names a header may give it,
+/// and what its values are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Column {
+    pub name: &'static str,
+    /// Other header names read as this column (lower case, no unit).
+    pub aliases: &'static [&'static str],
+    pub measure: Measure,
+}
+
+impl Column {
+    /// Whether a header field names this column: its first word, in lower
+    /// case and without a unit (`Time (s)`, `time_s`, `p;` → `time`, `time`, `p`).
+    fn named(&self, field: &str) -> bool {
+        let word: String =
+            field.trim().chars().take_while(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+        !word.is_empty() && (word == self.name || self.aliases.contains(&word.as_str()))
+    }
+}
+
+/// The column names, as the registry lists them.
+pub fn names<S: serde::Serializer>(columns: &&'static [Column], ser: S) -> Result<S::Ok, S::Error> {
+    ser.collect_seq(columns.iter().map(|c| c.name))
+}
+
+/// Which field of a line holds each column, and how many fields a line has.
+struct Layout {
+    fields: Vec<usize>,
+    width: usize,
+    /// The header line it was read from, if the header named the columns.
+    header: Option<usize>,
+}
+
+impl Layout {
+    fn in_order(columns: &[Column]) -> Layout {
+        Layout { fields: (0..columns.len()).collect(), width: columns.len(), header: None }
+    }
+
+    /// The layout a header line gives: by name when it names every column
+    /// (other named fields ignored), in order when it names none (or only
+    /// columns already in their place), else an error that says what to name.
+    fn from_header(line: usize, header: &[Cow<'_, str>], columns: &[Column]) -> Result<Layout, AnalysisError> {
+        let expected = || columns.iter().map(|c| c.name).collect::<Vec<_>>().join(", ");
+        let mut fields = vec![None; columns.len()];
+        for (at, field) in header.iter().enumerate() {
+            let Some(c) = columns.iter().position(|c| c.named(field)) else { continue };
+            match fields.get_mut(c) {
+                Some(Some(first)) => {
+                    let name = columns.get(c).map_or("a column", |c| c.name);
+                    let first = *first + 1;
+                    return Err(AnalysisError::at(
+                        line,
+                        at + 1,
+                        format!("the header names {name} twice (columns {first} and {})", at + 1),
+                    ));
+                }
+                Some(slot) => *slot = Some(at),
+                None => {}
+            }
+        }
+        if let Some(fields) = fields.iter().copied().collect::<Option<Vec<usize>>>() {
+            return Ok(Layout { fields, width: header.len(), header: Some(line) });
+        }
+        let in_place = fields.iter().enumerate().all(|(c, f)| f.is_none_or(|f| f == c));
+        if in_place && header.len() == columns.len() {
+            return Ok(Layout::in_order(columns));
+        }
+        let missing: Vec<&str> =
+            columns.iter().zip(&fields).filter(|(_, f)| f.is_none()).map(|(c, _)| c.name).collect();
+        Err(AnalysisError::at(
+            line,
+            0,
+            format!(
+                "the header does not name {}: name the columns {} (in any order) or leave the header out",
+                missing.join(" or "),
+                expected()
+            ),
+        ))
+    }
+}
 
 /// The byte-order mark some editors and spreadsheets write first in a UTF-8 file.
 const BOM: char = '\u{feff}';
@@ -87,23 +196,34 @@ fn fields(line: &str, sep: char) -> Result<Vec<Cow<'_, str>>, (usize, &'static s
     }
 }
 
-/// Reads rows of exactly `columns.len()` numbers. A first line with no
-/// number in it is taken as the header.
+/// Reads one row of `columns.len()` measurements per data line, in the
+/// order of `columns`. A first line with no number in it is the header; when
+/// it names the columns they are read by name.
 ///
 /// # Errors
 ///
-/// Text that gives no row, and the first line that is not a row of
-/// `columns.len()` finite numbers, with its line and column.
-pub fn read(text: &str, columns: &[&str]) -> Result<Vec<Vec<f64>>, AnalysisError> {
+/// Text that gives no row, a header that names some columns but not all,
+/// and the first line that is not a row of measurements, with its line and
+/// column.
+pub fn read(text: &str, columns: &[Column]) -> Result<Vec<Vec<f64>>, AnalysisError> {
     let text = text.strip_prefix(BOM).unwrap_or(text);
     let mut rows = Vec::new();
     let (mut sep, mut header) = (None, None);
+    let mut layout = Layout::in_order(columns);
     // Blank lines and '#' comment lines (e.g. "# synthetic data") are skipped.
     for (line, content) in lines(text).map(|(i, l)| (i, l.trim())).filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
     {
         let first = sep.is_none();
         let sep = *sep.get_or_insert_with(|| separator(content));
-        let name = |column: usize| column.checked_sub(1).and_then(|c| columns.get(c)).copied().unwrap_or("the field");
+        let name = |column: usize| {
+            let at = column.checked_sub(1);
+            layout
+                .fields
+                .iter()
+                .position(|&f| Some(f) == at)
+                .and_then(|c| columns.get(c))
+                .map_or("the field", |c| c.name)
+        };
         // Text with NUL bytes is a binary file or UTF-16 read as UTF-8.
         if let Some(at) = content.find('\0') {
             let column = content.get(..at).unwrap_or_default().matches(sep).count() + 1;
@@ -120,23 +240,26 @@ pub fn read(text: &str, columns: &[&str]) -> Result<Vec<Vec<f64>>, AnalysisError
             .map_err(|(column, what)| AnalysisError::at(line, column, format!("{} {what}", name(column))))?;
         if first && fields.iter().all(|f| f.parse::<f64>().is_err()) {
             header = Some(line);
+            layout = Layout::from_header(line, &fields, columns)?;
             continue;
         }
-        if fields.len() != columns.len() {
-            let hint = if sep == ',' && fields.len() > columns.len() {
+        if fields.len() != layout.width {
+            let names = columns.iter().map(|c| c.name).collect::<Vec<_>>().join(", ");
+            let expected = match layout.header {
+                Some(h) => format!("expected {} columns, as the header on line {h} has", layout.width),
+                None => format!("expected {} columns ({names})", layout.width),
+            };
+            let hint = if sep == ',' && fields.len() > layout.width {
                 " (a decimal comma? use a decimal point, or separate columns with ';' or tabs)"
             } else {
                 ""
             };
-            return Err(AnalysisError::at(
-                line,
-                0,
-                format!("expected {} columns ({}), found {}{hint}", columns.len(), columns.join(", "), fields.len()),
-            ));
+            return Err(AnalysisError::at(line, 0, format!("{expected}, found {}{hint}", fields.len())));
         }
         let mut row = Vec::with_capacity(columns.len());
-        for (c, (field, name)) in fields.iter().zip(columns).enumerate() {
-            let err = |message: String| AnalysisError::at(line, c + 1, message);
+        for (column, &at) in columns.iter().zip(&layout.fields) {
+            let (name, field) = (column.name, fields.get(at).map_or("", |f| f.as_ref()));
+            let err = |message: String| AnalysisError::at(line, at + 1, message);
             if field.is_empty() {
                 return Err(err(format!("{name} is empty")));
             }
@@ -147,6 +270,9 @@ pub fn read(text: &str, columns: &[&str]) -> Result<Vec<Vec<f64>>, AnalysisError
             if !x.is_finite() {
                 return Err(err(format!("{name} must be finite, not '{}'", echo(field))));
             }
+            if let Some(valid) = column.measure.refuse(x) {
+                return Err(err(format!("{name} = {} is not a measurement: expected {valid}", echo(field))));
+            }
             row.push(x);
         }
         rows.push(row);
@@ -156,7 +282,8 @@ pub fn read(text: &str, columns: &[&str]) -> Result<Vec<Vec<f64>>, AnalysisError
             Some(line) => format!("no data below the header on line {line}"),
             None => "no data".to_string(),
         };
-        return Err(AnalysisError::general(format!("{what}: expected rows of {}", columns.join(", "))));
+        let names = columns.iter().map(|c| c.name).collect::<Vec<_>>().join(", ");
+        return Err(AnalysisError::general(format!("{what}: expected rows of {names}")));
     }
     Ok(rows)
 }
@@ -165,7 +292,10 @@ pub fn read(text: &str, columns: &[&str]) -> Result<Vec<Vec<f64>>, AnalysisError
 mod tests {
     use super::*;
 
-    const COLS: [&str; 2] = ["p", "time"];
+    const COLS: [Column; 2] = [
+        Column { name: "p", aliases: &["processes"], measure: Measure::Count },
+        Column { name: "time", aliases: &["t", "seconds"], measure: Measure::Positive },
+    ];
 
     #[test]
     fn header_blank_lines_and_windows_line_ends() {
@@ -265,5 +395,50 @@ mod tests {
         let utf16: String = "p,time\n18,3.5\n".chars().flat_map(|c| [c, '\0']).collect();
         let e = read(&utf16, &COLS).unwrap_err();
         assert_eq!((e.line, e.column), (1, 1), "{e}");
+    }
+
+    /// Issue 14: a header `time,p` was ignored and the columns silently
+    /// swapped. A header that names the columns is read by name.
+    #[test]
+    fn a_naming_header_gives_the_column_order() {
+        let want = vec![vec![18.0, 3.5], vec![36.0, 2.0]];
+        for text in [
+            "time,p\n3.5,18\n2,36\n",
+            "Time (s);Processes\n3.5;18\n2;36\n",
+            "run,seconds,note,p\n1,3.5,warm,18\n2,2,cold,36\n",
+            "\"p, processes\",\"time; s\"\n18,3.5\n36,2\n",
+            "x,y\n18,3.5\n36,2\n",
+        ] {
+            assert_eq!(read(text, &COLS).unwrap(), want, "{text:?}");
+        }
+        // Rows of a wider header keep its width; errors name the column in the file.
+        let e = read("run,time,p\n1,3.5,18\n2,2\n", &COLS).unwrap_err();
+        assert_eq!(e.to_string(), "line 3: expected 3 columns, as the header on line 1 has, found 2");
+        let e = read("time,p\n3.5,18\n2,x\n", &COLS).unwrap_err();
+        assert_eq!((e.line, e.column), (3, 2));
+        assert!(e.to_string().contains("p 'x' is not a number"), "{e}");
+        // A header that names one column out of place, or one twice, says what to name.
+        let e = read("time,x\n3.5,18\n", &COLS).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 1: the header does not name p: name the columns p, time (in any order) or leave the header out"
+        );
+        let e = read("p,time,t\n1,2,3\n", &COLS).unwrap_err();
+        assert_eq!(e.to_string(), "line 1, column 3: the header names time twice (columns 2 and 3)");
+    }
+
+    /// Issue 14: all-zero times and p = 1.5 were accepted.
+    #[test]
+    fn values_that_are_not_measurements_are_refused_at_their_line() {
+        let e = read("p,time\n1,10\n2,0\n", &COLS).unwrap_err();
+        assert_eq!(e.to_string(), "line 3, column 2: time = 0 is not a measurement: expected a number > 0");
+        let e = read("time,p\n10,1\n8,1.5\n", &COLS).unwrap_err();
+        assert_eq!(e.to_string(), "line 3, column 2: p = 1.5 is not a measurement: expected a whole number ≥ 1");
+        assert_eq!(read("-1,2\n", &COLS).unwrap_err().column, 1);
+        let pct = [Column { name: "bandwidth", aliases: &[], measure: Measure::Percent }];
+        assert!(read("100\n0.5\n", &pct).is_ok());
+        for bad in ["0", "100.5", "-3"] {
+            assert_eq!(read(bad, &pct).unwrap_err().column, 1, "{bad}");
+        }
     }
 }

@@ -421,8 +421,13 @@ impl SweepSpec {
 pub struct DatasetSpec {
     pub id: &'static str,
     pub title: &'static str,
-    /// Column names, in order.
-    pub columns: &'static [&'static str],
+    /// The columns, in the order rows without a naming header give them
+    /// (listed by name).
+    #[serde(serialize_with = "crate::csv::names")]
+    pub columns: &'static [crate::csv::Column],
+    /// The parameters its analysis reads: a change of any other leaves
+    /// the analysis as it is (the page does not redo it).
+    pub params: &'static [&'static str],
     #[serde(serialize_with = "crate::format::rich_text::one")]
     pub help: &'static str,
     /// Example files served with the page, all labelled synthetic.

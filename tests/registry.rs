@@ -213,3 +213,42 @@ fn messages_quote_a_short_printable_piece_of_the_input() {
     assert!(e.contains("… (100003 characters)") && e.len() < 300, "{}", &e[..100]);
     assert_eq!(isoperf::format::echo("short"), "short");
 }
+
+/// The page analyses a data set again only when its text or one of the
+/// parameters it declares (`DatasetSpec::params`) changes: the analysis of
+/// every example must not move when any other number parameter does.
+#[test]
+fn a_data_set_declares_every_parameter_its_analysis_reads() {
+    use isoperf::spec::RawValue;
+    for s in MODELS.iter().map(|m| m.spec()) {
+        for d in s.datasets {
+            for p in d.params {
+                assert!(s.params.iter().any(|q| q.key == *p), "{}/{}: unknown parameter {p}", s.id, d.id);
+            }
+            for x in d.examples {
+                let text = std::fs::read_to_string(x.path).unwrap_or_else(|e| panic!("{}: {e}", x.path));
+                let base = api::analyze(s.id, d.id, &text, &RawParams::new()).expect("the example analyses");
+                let base = serde_json::to_value(&base).unwrap();
+                for q in s.params.iter().filter(|q| !d.params.contains(&q.key)) {
+                    let ParamKind::Number { default, range, .. } = q.kind else { continue };
+                    // Another value inside the range: halfway to the far end.
+                    let other = if range.max.is_finite() && range.max > default {
+                        (default + range.max) / 2.0
+                    } else {
+                        (default + range.min) / 2.0
+                    };
+                    let raw = RawParams::from([(q.key.to_string(), RawValue::Num(other))]);
+                    let moved = api::analyze(s.id, d.id, &text, &raw).map(|a| serde_json::to_value(&a).unwrap());
+                    assert!(
+                        moved.ok().as_ref() == Some(&base),
+                        "{}/{}: {} = {other} changes the analysis of {}",
+                        s.id,
+                        d.id,
+                        q.key,
+                        x.id
+                    );
+                }
+            }
+        }
+    }
+}

@@ -18,7 +18,7 @@ import { buildCharts, scheduleCharts } from './charts.js';
 import { onScenarioClick, renderScenarios, setScenarios } from './scenarios.js';
 import { requestSweeps } from './sweeps.js';
 import { buildMap, onMapEvent, onMapHover, paintMap, requestMap, resetMap, setMapRequest } from './map-panel.js';
-import { buildDatasets, loadExample, onDatasetEvent, scheduleAnalyses } from './datasets.js';
+import { buildDatasets, loadExample, onDatasetEvent, repaintDatasets, scheduleAnalyses, setDatasetText } from './datasets.js';
 import { applyEmbed, watchEmbedHeight, wireEmbedDialog } from './embed-mode.js';
 import { registerOffline } from './offline.js';
 import { workerClient } from './worker-client.js';
@@ -125,7 +125,7 @@ function showLinkNotices(notices) {
 }
 
 function loadFromHash() {
-  const { model, values, examples, map, scenarios, notices } = readHash();
+  const { model, values, examples, texts, map, scenarios, notices } = readHash();
   showLinkNotices(notices);
   if (state.model !== model) {
     showModel(model);
@@ -138,7 +138,11 @@ function loadFromHash() {
   fillForm();
   update();
   for (const d of model.datasets) {
-    if ((examples[d.id] ?? '') !== (state.data.example[d.id] ?? '')) loadExample(d.id, examples[d.id] ?? '');
+    if (examples[d.id]) {
+      if (examples[d.id] !== state.data.example[d.id]) loadExample(d.id, examples[d.id]);
+    } else if ((texts[d.id] ?? '') !== (state.data.text[d.id] ?? '') || state.data.example[d.id]) {
+      setDatasetText(d.id, texts[d.id] ?? ''); // the link's pasted data, or none
+    }
   }
   applyEmbed();
 }
@@ -148,6 +152,7 @@ function watchColourScheme() {
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
     if (!state.model) return;
     scheduleCharts({ resized: true });
+    repaintDatasets();
     paintMap();
   });
 }
@@ -155,7 +160,10 @@ function watchColourScheme() {
 /** Redraws when the window moves to a screen of another pixel ratio. */
 function watchPixelRatio() {
   matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener('change', () => {
-    if (state.model) scheduleCharts({ resized: true });
+    if (state.model) {
+      scheduleCharts({ resized: true });
+      repaintDatasets();
+    }
     watchPixelRatio();
   }, { once: true });
 }
@@ -230,6 +238,7 @@ function wire() {
     state.charts.width = w;
     if (state.model) {
       scheduleCharts({ resized: true });
+      repaintDatasets();
       paintMap();
     }
   }).observe($('charts'));

@@ -1,24 +1,30 @@
 // The data panels of a model's data sets (measured runs as CSV): pasted,
-// loaded from a file or an example, analysed by Rust (analyze) after the
-// user pauses typing, with tables, charts, "use the fitted coefficients"
-// and CSV / JSON export (both written by Rust). Text, example and analysis
-// live in state.data.
+// loaded from a file or an example, analysed by Rust (analyze) in the data
+// worker after the user pauses typing, and again only when the text or a
+// parameter the data set reads (DatasetSpec.params) changes; with tables,
+// charts painted from the worker's chart data, "use the fitted
+// coefficients" and CSV / JSON export (both written by Rust). Text,
+// example, analysis and charts live in state.data.
 
 import { $, download, dpr, el, rich, sizeCanvas, theme } from './dom.js';
 import { state } from './state.js';
 import { exampleText } from './assets.js';
-import { analyze, drawAnalysisChart, fieldText, fullReady } from './wasm.js';
+import { fieldText, fullReady, paintChart } from './wasm.js';
+import { workerClient } from './worker-client.js';
 import { chartFigure } from './charts.js';
 import { tableCards } from './results.js';
-import { writeHash } from './hash.js';
+import { MAX_LINKED_DATA, writeHash } from './hash.js';
 import { fillForm } from './form.js';
 
 const sectionOf = (id) => document.querySelector(`#datasets .dataset[data-dataset="${CSS.escape(id)}"]`);
 
 export function buildDatasets(model) {
+  for (const client of Object.values(state.data.clients)) client.cancel();
   state.data.text = {};
   state.data.example = {};
   state.data.analysis = {};
+  state.data.charts = {};
+  state.data.asked = {};
   $('datasets').replaceChildren(...model.datasets.map((d) =>
     el('section', { class: 'dataset', 'data-dataset': d.id },
       el('h3', { text: d.title }),
@@ -33,7 +39,8 @@ export function buildDatasets(model) {
         el('textarea', { class: 'dataset-text', rows: 6, spellcheck: 'false', 'aria-label': `${d.title}: CSV data`,
           placeholder: `${d.columns.join(',')}\n…` }),
         el('p', { class: 'field-error dataset-error', role: 'alert' }),
-        el('p', { class: 'dataset-privacy', text: 'Data stay in this page: nothing is uploaded.' })),
+        el('p', { class: 'dataset-status', role: 'status' }),
+        el('p', { class: 'dataset-privacy', text: 'Data stay in this page: nothing is uploaded. The link keeps an example, or pasted data up to 2 KB.' })),
       el('div', { class: 'dataset-actions', hidden: true },
         el('button', { type: 'button', class: 'use-fit', text: 'Use the fitted coefficients in the model' }),
         el('button', { type: 'button', class: 'export-csv', text: 'Export CSV' }),
@@ -42,63 +49,96 @@ export function buildDatasets(model) {
       el('div', { class: 'dataset-charts charts', hidden: true }, d.charts.map(chartFigure)))));
 }
 
-/** Re-analyses every data set that has text, after `delay` ms (the user typing). */
+/** Analyses the data sets whose text or parameters changed, after `delay` ms (the user typing). */
 export function scheduleAnalyses(delay = 120) {
   if (!fullReady()) return; // analysed once the full module is in (app.js)
   clearTimeout(state.data.timer);
   state.data.timer = setTimeout(runAnalyses, delay);
 }
 
+/** What an analysis of data set `d` depends on: its text and the parameters it reads. */
+const askedOf = (d, text) => JSON.stringify([text, d.params.map((k) => state.values[k])]);
+
 function runAnalyses() {
-  const params = { ...state.values };
   for (const d of state.model.datasets) {
-    const section = sectionOf(d.id);
     const text = state.data.text[d.id] ?? '';
-    const error = section.querySelector('.dataset-error');
-    const charts = section.querySelector('.dataset-charts');
-    const actions = section.querySelector('.dataset-actions');
-    const textarea = section.querySelector('.dataset-text');
+    const asked = askedOf(d, text);
+    if (state.data.asked[d.id] === asked) continue; // nothing it reads changed
+    state.data.asked[d.id] = asked;
+    const section = sectionOf(d.id);
     if (text.trim() === '') {
-      error.textContent = '';
-      section.querySelector('.dataset-tables').replaceChildren();
-      charts.hidden = true;
-      actions.hidden = true;
-      state.data.analysis[d.id] = null;
+      state.data.clients[d.id]?.cancel();
+      showAnalysis(d, section, null);
       continue;
     }
-    try {
-      const a = analyze(state.model.id, d.id, text, params);
-      state.data.analysis[d.id] = a;
-      error.textContent = '';
-      textarea.setAttribute('aria-invalid', 'false');
-      section.querySelector('.dataset-tables').replaceChildren(...tableCards(a.tables));
-      actions.hidden = false;
-      actions.querySelector('.use-fit').hidden = a.suggest.length === 0;
-      charts.hidden = false;
-      drawDatasetCharts(d, section, text, params);
-    } catch (e) {
-      state.data.analysis[d.id] = null;
-      error.textContent = e.message;
-      textarea.setAttribute('aria-invalid', 'true');
-      section.querySelector('.dataset-tables').replaceChildren();
-      charts.hidden = true;
-      actions.hidden = true;
-    }
+    section.classList.add('stale');
+    section.setAttribute('aria-busy', 'true');
+    section.querySelector('.dataset-status').textContent = 'Analysing…';
+    const params = Object.fromEntries(d.params.map((k) => [k, state.values[k]]));
+    clientOf(d).send({ model: state.model.id, dataset: d.id, text, params, charts: d.charts.map((c) => c.id) });
   }
 }
 
-function drawDatasetCharts(d, section, text, params) {
+/** The data set's worker (one per data set: analysing one does not cancel another). */
+function clientOf(d) {
+  return (state.data.clients[d.id] ??= workerClient('data', {
+    onProgress() {},
+    onAnswer(data) {
+      const section = sectionOf(d.id);
+      if (section) showAnalysis(d, section, data);
+    },
+    onError(e) {
+      const section = sectionOf(d.id);
+      if (section) showAnalysis(d, section, { error: `The analysis stopped: ${e.message ?? 'the worker failed'}` });
+    },
+  }));
+}
+
+/** Shows the worker's answer ({analysis, charts} or {error}), or nothing for null (no text). */
+function showAnalysis(d, section, answer) {
+  const error = section.querySelector('.dataset-error');
+  const charts = section.querySelector('.dataset-charts');
+  const actions = section.querySelector('.dataset-actions');
+  const textarea = section.querySelector('.dataset-text');
+  const tables = section.querySelector('.dataset-tables');
+  section.classList.remove('stale');
+  section.removeAttribute('aria-busy');
+  section.querySelector('.dataset-status').textContent = '';
+  const a = answer?.analysis ?? null;
+  state.data.analysis[d.id] = a;
+  state.data.charts[d.id] = a ? answer.charts : null;
+  error.textContent = answer?.error ?? '';
+  textarea.setAttribute('aria-invalid', answer?.error ? 'true' : 'false');
+  tables.replaceChildren(...(a ? tableCards(a.tables) : []));
+  actions.hidden = !a;
+  charts.hidden = !a;
+  if (!a) return;
+  actions.querySelector('.use-fit').hidden = a.suggest.length === 0;
+  paintDatasetCharts(section);
+}
+
+/** Paints the charts of a data panel from the worker's chart data (again after a resize or a scheme change). */
+function paintDatasetCharts(section) {
+  const drawn = state.data.charts[section.dataset.dataset];
+  if (!drawn || section.querySelector('.dataset-charts').hidden) return;
   const ratio = dpr();
   for (const fig of section.querySelectorAll('.dataset-charts .chart')) {
     const canvas = fig.querySelector('canvas');
     sizeCanvas(canvas, ratio);
     try {
-      fig.querySelector('.chart-note').replaceChildren(...rich(drawAnalysisChart(canvas, state.model.id, d.id, text, params, fig.dataset.chart, ratio, theme()) ?? ''));
+      const data = drawn[fig.dataset.chart];
+      if (!data || data.error) throw new Error(data?.error ?? 'not computed');
+      fig.querySelector('.chart-note').replaceChildren(...rich(paintChart(canvas, data.chart, ratio, theme()) ?? ''));
       fig.querySelector('.chart-error').textContent = '';
     } catch (e) {
       fig.querySelector('.chart-error').textContent = e.message;
     }
   }
+}
+
+/** Repaints every data panel's charts (a new size, pixel ratio or colour scheme). */
+export function repaintDatasets() {
+  for (const section of document.querySelectorAll('#datasets .dataset')) paintDatasetCharts(section);
 }
 
 /** Loads example `exampleId` of a data set ('' clears the choice); a newer choice wins over a late fetch. */
@@ -109,6 +149,7 @@ export async function loadExample(datasetId, exampleId) {
   state.data.example[datasetId] = x ? x.id : '';
   section.querySelector('.dataset-example').value = x ? x.id : '';
   writeHash();
+  showLinkNote(datasetId);
   if (!x) return;
   try {
     const text = await exampleText(x.path);
@@ -119,16 +160,27 @@ export async function loadExample(datasetId, exampleId) {
   }
 }
 
-function setDatasetText(datasetId, text, fromExample = false) {
+/** Sets a data set's text (a file, an example, a link's pasted data) and analyses it at once. */
+export function setDatasetText(datasetId, text, fromExample = false) {
   const section = sectionOf(datasetId);
   state.data.text[datasetId] = text;
   section.querySelector('.dataset-text').value = text;
   if (!fromExample) {
     state.data.example[datasetId] = '';
     section.querySelector('.dataset-example').value = '';
-    writeHash();
   }
+  writeHash();
+  showLinkNote(datasetId);
   scheduleAnalyses(0);
+}
+
+/** Says whether the link holds the panel's data: an example or short pasted data do; longer pasted data do not. */
+function showLinkNote(datasetId) {
+  const text = state.data.text[datasetId] ?? '';
+  const kept = state.data.example[datasetId] || !text.trim() || text.length <= MAX_LINKED_DATA;
+  sectionOf(datasetId).querySelector('.dataset-privacy').textContent = kept
+    ? 'Data stay in this page: nothing is uploaded. The link keeps an example, or pasted data up to 2 KB.'
+    : `Data stay in this page: nothing is uploaded. These ${(text.length / 1024).toFixed(1)} KB are more than a link keeps (2 KB): a link restores the parameters without them, so share the file too.`;
 }
 
 /** Input, change or click in a data panel. True when the fitted coefficients went into the form. */
@@ -142,8 +194,9 @@ export function onDatasetEvent(event) {
     if (state.data.example[id]) {
       state.data.example[id] = '';
       section.querySelector('.dataset-example').value = '';
-      writeHash();
     }
+    writeHash(); // short pasted data live in the link
+    showLinkNote(id);
     scheduleAnalyses();
   } else if (t.classList.contains('dataset-example') && event.type === 'change') {
     loadExample(id, t.value);

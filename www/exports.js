@@ -27,6 +27,12 @@ function figureChart(fig) {
     return done ? { chart: sweepChartData(state.model.id, fig.dataset.sweep, done.params, done.curves, sweepScenarios(fig.dataset.sweep)), params: done.params } : null;
   }
   const id = fig.dataset.chart;
+  const dataset = fig.closest('.dataset')?.dataset.dataset;
+  if (dataset) {
+    // A data panel's chart: the data worker's answer.
+    const drawn = state.data.charts[dataset]?.[id];
+    return drawn?.chart ? { chart: drawn.chart, params: { ...state.values } } : null;
+  }
   const long = state.long.charts?.[id];
   // A long report's charts come from its worker (computing them here would block the page).
   if (long?.error || (state.results?.deferred && !long)) return null;

@@ -1,6 +1,7 @@
 // The URL hash, which holds the page's state: the model, every parameter
 // whose text differs from its default (as the last report lists them), the
-// example chosen for each data set, a map the user changed, and `embed`
+// example chosen for each data set or its pasted text up to MAX_LINKED_DATA
+// characters (`csv.<data set>`), a map the user changed, and `embed`
 // (the page inside another page's iframe, showing only the parts it names:
 // embed-mode.js), which the page keeps as it rewrites the hash. What a link
 // names that does not exist is left out with a notice (readHash).
@@ -15,6 +16,9 @@ export const hashParams = () => new URLSearchParams(location.hash.replace(/^#/, 
 
 /** Keys of the hash that are not parameters: the model, the map's, `embed`. */
 const PAGE_KEYS = new Set(['model', 'embed', 'scenario', 'map.output', 'map.x', 'map.y', 'map.levels', 'map.grid']);
+
+/** The longest pasted data a link holds (characters): longer data stay in the page only, and its panel says so. */
+export const MAX_LINKED_DATA = 2048;
 
 /** The most scenarios a link pins (as scenarios.js). */
 const MAX_SCENARIOS = 4;
@@ -58,8 +62,8 @@ function readScenarios(h, model, notices) {
 const quoted = (text) => `'${text.length > 40 ? `${text.slice(0, 39)}…` : text}'`;
 
 /**
- * What the hash asks for: {model, values, examples, map (null: the model's
- * first preset), scenarios ([{name, values}]), notices}. What it names that does not exist (a model, a
+ * What the hash asks for: {model, values, examples, texts (pasted data per
+ * data set), map (null: the model's first preset), scenarios ([{name, values}]), notices}. What it names that does not exist (a model, a
  * parameter, a data set or example, a map grid the panel does not offer)
  * is left out, and `notices` says so in a sentence each.
  */
@@ -81,7 +85,15 @@ export function readHash() {
     if (d.examples.some((e) => e.id === example)) examples[d.id] = example;
     else notices.push(`The link's example ${quoted(example)} for ${d.title} is not one of its examples (${d.examples.map((e) => e.id).join(', ')}): left out.`);
   }
-  const unknown = [...new Set([...h.keys()])].filter((k) => !PAGE_KEYS.has(k) && !model.params.some((p) => p.key === k) && !model.datasets.some((d) => `data.${d.id}` === k));
+  const texts = {};
+  for (const d of model.datasets) {
+    const text = h.get(`csv.${d.id}`);
+    if (text === null || examples[d.id]) continue;
+    if (text.length <= MAX_LINKED_DATA) texts[d.id] = text;
+    else notices.push(`The link's data for ${d.title} is ${text.length} characters long, more than a link holds (${MAX_LINKED_DATA}): left out.`);
+  }
+  const dataKey = (k) => model.datasets.some((d) => `data.${d.id}` === k || `csv.${d.id}` === k);
+  const unknown = [...new Set([...h.keys()])].filter((k) => !PAGE_KEYS.has(k) && !model.params.some((p) => p.key === k) && !dataKey(k));
   if (unknown.length) {
     const list = unknown.slice(0, 5).map(quoted).join(', ') + (unknown.length > 5 ? ` and ${unknown.length - 5} more` : '');
     notices.push(`The link's ${list} ${unknown.length > 1 ? 'are not parameters' : 'is not a parameter'} of ${model.title}: left out.`);
@@ -98,7 +110,7 @@ export function readHash() {
     map = { output: h.get('map.output') ?? preset?.output ?? '', x: h.get('map.x'), y: h.get('map.y') ?? '', levels: (h.get('map.levels') ?? '').split(',').filter(Boolean).map(Number), nx: grid, ny: grid };
   }
   const scenarios = readScenarios(h, model, notices);
-  return { model, values, examples, map, scenarios, notices };
+  return { model, values, examples, texts, map, scenarios, notices };
 }
 
 /** The `embed=` text of the hash (the parts an iframe shows), or null when the page is not embedded. */
@@ -110,6 +122,10 @@ export function writeHash() {
   h.set('model', state.model.id);
   for (const key of state.results?.changed ?? []) h.set(key, state.values[key]);
   for (const [id, example] of Object.entries(state.data.example)) if (example) h.set(`data.${id}`, example);
+  for (const d of state.model.datasets) {
+    const text = state.data.text[d.id] ?? '';
+    if (!state.data.example[d.id] && text.trim() && text.length <= MAX_LINKED_DATA) h.set(`csv.${d.id}`, text);
+  }
   const r = state.map.request;
   if (state.map.custom && r) {
     h.set('map.output', r.output);

@@ -13,7 +13,7 @@ export const state = {
    * and who hears of the next one (wasm.onTrap).
    */
   wasm: { exports: null, full: null, module: null, calls: {}, traps: [], trapListeners: [] },
-  /** Per worker ('map', 'sweep', 'report'): its requests, and how often a newer request replaced it mid-call (window.isoperf.workers). */
+  /** Per worker ('map', 'sweep', 'report', 'data'): its requests, and how often a newer request replaced it mid-call (window.isoperf.workers). */
   workers: {},
   /** The registry from `models()`. */
   registry: { models: [], byId: new Map() },
@@ -54,6 +54,10 @@ export const state = {
   map: { request: null, custom: false, sent: null, result: null, geometry: null, invalid: false, client: null, timer: 0, progressTimer: 0 },
   /** Pinned scenarios of this model: {name, values (the whole form), report (its quickReport)}. */
   scenarios: [],
-  /** The data panels: text and chosen example of each data set, its last analysis, the debounce timer. */
-  data: { text: {}, example: {}, analysis: {}, timer: 0 },
+  /**
+   * The data panels, per data set: its text and chosen example, its last
+   * analysis and chart data (from the data worker), what that analysis was
+   * asked for (text and the parameters it reads), its worker; the debounce timer.
+   */
+  data: { text: {}, example: {}, analysis: {}, charts: {}, asked: {}, clients: {}, timer: 0 },
 };

@@ -4,7 +4,7 @@
 // request (the worker is idle). The first
 // request carries the compiled wasm module (state.wasm.module), so the
 // worker instantiates it once and never fetches or compiles the .wasm.
-// Shared by the map, sweep and report workers (see worker-serve.js for the other side).
+// Shared by the map, sweep, report and data workers (see worker-serve.js for the other side).
 // A newer request to a worker stuck in one long call replaces the worker.
 // An answer about a trap in the worker ({error, internal: true}; the worker
 // replaced its instance) is reported as the page's own traps are
@@ -24,7 +24,7 @@ import { reportTrap } from './wasm.js';
 const RESTART_AFTER_MS = 250;
 
 /**
- * Starts worker `name` ('map', 'sweep', 'report'); returns {send(payload) -> id, cancel()}.
+ * Starts worker `name` ('map', 'sweep', 'report', 'data'); returns {send(payload) -> id, cancel()}.
  * Handlers: onProgress(data), onAnswer(data), onError(event). Call once
  * the full module is compiled (wasm.fullReady()). Requests and restarts are
  * counted in state.workers[name] (window.isoperf.workers).

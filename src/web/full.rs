@@ -163,6 +163,25 @@ pub fn draw_analysis_chart(
     paint(canvas, &chart, scale, theme)
 }
 
+/// A chart of the analysis of measured data as data (what `paintChart`
+/// paints): the data worker computes it off the page.
+#[wasm_bindgen(js_name = analysisChartData, unchecked_return_type = "Chart")]
+pub fn analysis_chart_data(
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] dataset_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] chart_id: JsValue,
+) -> Result<JsValue, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
+    let dataset_id = &text_arg("datasetId", dataset_id)?;
+    let text = &text_arg("text", text)?;
+    let chart_id = &text_arg("chartId", chart_id)?;
+    let raw = decode_params(params)?;
+    let chart = api::analysis_chart(model_id, dataset_id, text, &raw, chart_id).map_err(|e| analysis_error(&e))?;
+    encode(&chart)
+}
+
 /// A map request as JavaScript sends it: axes as `KEY:MIN:MAX[:log]`.
 #[derive(serde::Deserialize)]
 struct MapRequestJs {

@@ -161,7 +161,10 @@ export interface Example {
 export interface DatasetSpec {
   id: string;
   title: string;
+  /** In the order of rows without a header that names them. */
   columns: string[];
+  /** The parameters its analysis reads (a change of another leaves it as it is). */
+  params: string[];
   help: string;
   examples: Example[];
   charts: ChartSpec[];

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import {
-  CLI, ROOT, buildStaleness, chartInk, evaluateInPage, fieldMessages, formatInPage, hasCli, hashParams, listRows,
+  CLI, ROOT, afterFrames, buildStaleness, chartInk, evaluateInPage, fieldMessages, formatInPage, hasCli, hashParams, listRows,
   openPage, outputTexts, pageProblems, reloadReady, snapshot, startEnv, stopEnv, visibleText, waitForCharts, withPage, assertCleanPage,
 } from './helpers.mjs';
 
@@ -394,9 +394,54 @@ const BAD = [
     message: /1 distinct p value.*at least 3/,
     at: [0, 0],
   },
+  {
+    what: 'a fractional process count (issue 14: accepted)',
+    text: 'time,p\n4.72,18\n2.5,1.5\n2.17,72\n1.68,144\n',
+    message: /^line 3, column 2: p = 1\.5 is not a measurement: expected a whole number ≥ 1$/,
+    at: [3, 2],
+  },
+  {
+    what: 'all-zero times (issue 14: accepted)',
+    text: 'p,time\n18,0\n36,0\n72,0\n144,0\n',
+    message: /^line 2, column 2: time = 0 is not a measurement: expected a number > 0$/,
+    at: [2, 2],
+  },
 ];
 
 describe('scaling: pasted data', () => {
+  test('pasted data up to 2 KB live in the link and come back with it; longer data say they do not', async () => {
+    await withPage(env, { hash: '#model=scaling' }, async ({ page }) => {
+      const textarea = `${section('timings')} textarea.dataset-text`;
+      const privacy = `${section('timings')} .dataset-privacy`;
+      // Named columns in any order (issue 14: a header time,p was ignored and the columns swapped).
+      const swapped = ['time,p', ...NOISELESS.trim().split('\n').filter((l) => /^\d/.test(l)).map((l) => l.split(',').reverse().join(','))].join('\n');
+      await page.fill(textarea, swapped);
+      const s = await waitDataset(page, 'timings', (x) => x.tables.fit?.rows[1]?.[1] === '50.000', 'C1 = 50.000 from time,p');
+      assert.equal(s.error, '');
+      const link = page.url();
+      assert.equal((await hashParams(page))['csv.timings'], swapped);
+      assert.match(await page.textContent(privacy), /The link keeps an example, or pasted data up to 2 KB/);
+
+      const again = await page.context().newPage();
+      try {
+        await again.goto(link);
+        await again.waitForSelector(`${section('timings')} .dataset-tables`, { state: 'attached' });
+        const back = await waitDataset(again, 'timings', (x) => x.tables.fit?.rows[1]?.[1] === '50.000', 'the link restores the data');
+        assert.equal(back.text, swapped, 'the text area holds the linked data');
+        assert.deepEqual(await again.$$eval('#link-note p', (ps) => ps.map((p) => p.textContent)), [], 'no notice');
+      } finally {
+        await again.close();
+      }
+
+      // Over 2 KB: the link leaves the data out, and the panel says so.
+      const long = `p,time\n${Array.from({ length: 300 }, (_, i) => `${i + 1},${(50 / (i + 1) + 4 / Math.sqrt(i + 1) + 1).toFixed(9)}`).join('\n')}\n`;
+      await page.fill(textarea, long);
+      await waitDataset(page, 'timings', (x) => x.tables.fit?.rows[1]?.[1] === '50.000', 'the long data fit');
+      assert.equal('csv.timings' in (await hashParams(page)), false, 'no data in the link');
+      assert.match(await page.textContent(privacy), /KB are more than a link keeps \(2 KB\)/);
+    });
+  });
+
   test('pasting noiseless data fits C1 = 50.000 and redraws; malformed data names the line and column; no NaN', async () => {
     await withPage(env, { hash: '#model=scaling' }, async ({ page }) => {
       const textarea = `${section('timings')} textarea.dataset-text`;
@@ -412,7 +457,7 @@ describe('scaling: pasted data', () => {
       assert.equal(rows.C2.cells[1], '4.0000');
       assert.equal(s.tables.fit.title, 'Fit of eq. (1) to 6 runs');
       assert.equal(s.example, '', 'the example menu no longer claims the data');
-      assert.deepEqual(await hashParams(page), { model: 'scaling' }, 'the pasted data leave the example out of the URL');
+      assert.deepEqual(await hashParams(page), { model: 'scaling', 'csv.timings': NOISELESS }, 'the URL holds the pasted data, not the example');
       assert.equal(s.chartsHidden, false);
       const ink = await assertChartsInked(page, 'timings', FIT_CHARTS, 'pasted data');
       for (const c of FIT_CHARTS) assert.notEqual(ink[c].sum, exampleInk[c].sum, `chart ${c} redrawn for the pasted data`);
@@ -703,23 +748,39 @@ describe('scaling: regressions', () => {
     });
   });
 
-  test('an invalid model parameter does not block the analyses that do not use it', async () => {
+  test('an invalid model parameter does not block the analyses that do not use it, nor redo them', async () => {
     await withPage(env, { hash: '#model=scaling&data.timings=scale27&data.throttling=throttling' }, async ({ page }) => {
       const fit = await waitDataset(page, 'timings', hasTables(['fit']), 'the fit');
       const demand = await waitDataset(page, 'throttling', hasTables(['demand']), 'the demand');
-      const timingsAgain = await markTables(page, 'timings');
-      const throttlingAgain = await markTables(page, 'throttling');
+      const requests = () => page.evaluate(() => window.isoperf.workers.data?.requests ?? 0);
+      const before = await requests();
+      // Tables that stay the same DOM nodes were not analysed again.
+      const mark = (id) => page.$eval(section(id), (s) => { for (const t of s.querySelectorAll('.dataset-tables section.table-card')) t.dataset.probe = 'old'; });
+      const kept = (id) => page.$eval(section(id), (s) => s.querySelectorAll('.dataset-tables section.table-card[data-probe=old]').length);
+      await mark('timings');
+      await mark('throttling');
       await page.fill('#f-C1', 'abc');
-      const t = await timingsAgain();
-      const d = await throttlingAgain();
+      await afterFrames(page);
+      await page.waitForTimeout(400); // past the analyses' debounce
       assert.match((await fieldMessages(page)).C1.error, /expected/, 'C1 is refused at its field');
-      // The fit uses no parameter and the demand only cti, p_base and p_target:
-      // a typo in C1 should not hide them, nor the button that would overwrite C1 with the fit.
+      // The fit uses no parameter and the demand only cti, p_base and p_target (DatasetSpec.params):
+      // a typo in C1 neither hides them nor sends them to the data worker again.
+      const t = await datasetState(page, 'timings');
+      const d = await datasetState(page, 'throttling');
       assert.equal(t.error, '', `the timings data set is blocked by C1: "${t.error}"`);
       assert.deepEqual(t.tables.fit, fit.tables.fit, 'the fit still shows');
       assert.equal(t.useFitHidden || t.actionsHidden, false, '"Use the fitted coefficients" is still offered');
       assert.equal(d.error, '', `the throttling data set is blocked by C1: "${d.error}"`);
       assert.deepEqual(d.tables.demand, demand.tables.demand);
+      assert.equal(await requests(), before, 'no analysis was asked for');
+      assert.ok(await kept('timings') > 0 && await kept('throttling') > 0, 'the tables are the same elements');
+
+      // p_target is read by the demand only: that one is analysed again.
+      await page.fill('#f-p_target', '500');
+      await page.waitForFunction((sel) => !document.querySelector(`${sel} .dataset-tables section.table-card[data-probe=old]`), section('throttling'), { timeout: 10_000 });
+      assert.equal(await requests(), before + 1, 'one analysis, of the throttling runs');
+      assert.ok(await kept('timings') > 0, 'the fit was not redone');
+      await page.fill('#f-p_target', '450');
 
       await page.click(`${section('timings')} button.use-fit`);
       await page.waitForFunction(() => !document.querySelector('#form .field.invalid'), null, { timeout: 2_000 });

@@ -13,7 +13,7 @@
 //! ```
 
 use crate::chart::Chart;
-use crate::csv;
+use crate::csv::{self, Column, Measure};
 use crate::error::{AnalysisError, ModelError};
 use crate::spec::{
     ChartSpec, DatasetSpec, Example, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
@@ -100,8 +100,9 @@ const DATASETS: &[DatasetSpec] = &[
     DatasetSpec {
         id: "timings",
         title: "Completion times (p, time)",
-        columns: &["p", "time"],
-        help: "One run per line: processes p and completion time in seconds. Comma, semicolon or tab; a header line is optional.",
+        columns: TIMINGS,
+        params: &[],
+        help: "One run per line: processes p (a whole number) and completion time in seconds (> 0). Comma, semicolon or tab; a header line is optional, and one that names the columns (time,p) may give them in any order.",
         examples: &[
             Example { id: "scale27", label: "Scale 27 — synthetic, from C1 = 57.67, C2 = 3.8, σ = 0.2 s", path: "www/data/graph500-scale27-synthetic.csv" },
             Example { id: "scale28", label: "Scale 28 — synthetic, from C1 = 102.1, C2 = 10.3, σ = 0.44 s", path: "www/data/graph500-scale28-synthetic.csv" },
@@ -111,8 +112,9 @@ const DATASETS: &[DatasetSpec] = &[
     DatasetSpec {
         id: "throttling",
         title: "Throttling runs (p, bandwidth %, time)",
-        columns: &["p", "bandwidth", "time"],
-        help: "Completion times with the interconnect throttled to a percentage of its bandwidth; every p needs a run at 100%.",
+        columns: THROTTLING,
+        params: &["cti", "p_base", "p_target"],
+        help: "Completion times with the interconnect throttled to a percentage of its bandwidth (0 < bandwidth ≤ 100); every p needs a run at 100%. A header that names the columns may give them in any order.",
         examples: &[Example { id: "throttling", label: "72, 162, 288 processes — synthetic, demand ∝ p^0.26", path: "www/data/graph500-throttling-synthetic.csv" }],
         charts: DEMAND_CHARTS,
     },
@@ -185,15 +187,30 @@ fn coefficients(p: &Params) -> Result<Coefficients, ModelError> {
     Ok(Coefficients { c0: num(p, "C0")?, c1: num(p, "C1")?, c2: num(p, "C2")? })
 }
 
+/// Processes: a header may call them p, processes, processors, procs, ranks, np, cores or nodes.
+const P: Column = Column {
+    name: "p",
+    aliases: &["processes", "processors", "procs", "ranks", "np", "cores", "nodes"],
+    measure: Measure::Count,
+};
+const TIME: Column = Column {
+    name: "time",
+    aliases: &["t", "seconds", "secs", "runtime", "elapsed", "wall"],
+    measure: Measure::Positive,
+};
+const BANDWIDTH: Column = Column { name: "bandwidth", aliases: &["bw", "throttle"], measure: Measure::Percent };
+const TIMINGS: &[Column] = &[P, TIME];
+const THROTTLING: &[Column] = &[P, BANDWIDTH, TIME];
+
 fn points(text: &str) -> Result<Vec<(f64, f64)>, AnalysisError> {
-    Ok(csv::read(text, &["p", "time"])?
+    Ok(csv::read(text, TIMINGS)?
         .into_iter()
         .map(|r| (r.first().copied().unwrap_or(f64::NAN), r.get(1).copied().unwrap_or(f64::NAN)))
         .collect())
 }
 
 fn throttling(text: &str) -> Result<Vec<(f64, f64, f64)>, AnalysisError> {
-    Ok(csv::read(text, &["p", "bandwidth", "time"])?
+    Ok(csv::read(text, THROTTLING)?
         .into_iter()
         .map(|r| {
             (
