@@ -255,3 +255,83 @@ fn chart_legend_swatches_never_cover_their_names_at_dpr_1_and_2() {
     }
     assert!(checked >= 10, "only {checked} legend entries measured");
 }
+
+/// The numbers of attribute `name` in an SVG tag (`points` gives pairs flattened).
+fn numbers(tag: &str, name: &str) -> Vec<f64> {
+    let Some(at) = tag.find(&format!(" {name}=\"")) else { return Vec::new() };
+    let value = tag[at + name.len() + 3..].split('"').next().unwrap_or("");
+    value.split([' ', ',']).filter_map(|v| v.parse().ok()).collect()
+}
+
+/// Issue 14: a Gantt chart's legend covered a bar. The legend goes to a
+/// corner that covers none of the drawing: its frame (the translucent box)
+/// meets no bar, no data point and no vertex of a data line of any chart,
+/// for the defaults and every preset, at a desktop and a phone size, DPR 1 and 2.
+#[test]
+fn chart_legends_cover_no_data() {
+    let palette: Vec<String> =
+        isoperf::chart::PALETTE.iter().map(|(r, g, b)| format!("#{r:02X}{g:02X}{b:02X}")).collect();
+    let mut checked = 0;
+    for m in MODELS {
+        let spec = m.spec();
+        let sets = std::iter::once(("defaults".to_string(), RawParams::new()))
+            .chain(spec.presets().map(|p| (format!("preset {}", p.id), preset_params(p.values))));
+        for (what, raw) in sets {
+            for c in spec.charts {
+                let Ok(chart) = api::chart(spec.id, c.id, &raw) else { continue };
+                if chart.series.iter().all(|s| s.name.is_empty()) {
+                    continue;
+                }
+                for (w, h, dpr) in [(640.0, 400.0, 1.0), (640.0, 400.0, 2.0), (358.0, 260.0, 2.0)] {
+                    let mut svg = String::new();
+                    {
+                        let size = ((w * dpr) as u32, (h * dpr) as u32);
+                        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+                        isoperf::chart::draw(&chart, &area, dpr, Theme::LIGHT).unwrap();
+                    }
+                    let tags: Vec<&str> = svg.split('<').collect();
+                    let Some(frame_at) =
+                        tags.iter().position(|t| t.starts_with("rect") && t.contains("opacity=\"0.85\""))
+                    else {
+                        continue;
+                    };
+                    let f = numbers(tags[frame_at], "x")
+                        .into_iter()
+                        .chain(numbers(tags[frame_at], "y"))
+                        .collect::<Vec<_>>();
+                    let (fw, fh) = (numbers(tags[frame_at], "width")[0], numbers(tags[frame_at], "height")[0]);
+                    let frame = Rect { x: f[0], y: f[1], w: fw, h: fh };
+                    let inside =
+                        |x: f64, y: f64| x > frame.x && x < frame.x + frame.w && y > frame.y && y < frame.y + frame.h;
+                    let at = format!("{}/{} ({what}) at {w}×{h}, DPR {dpr}", spec.id, c.id);
+                    let data_colour = |t: &str| palette.iter().any(|p| t.contains(&format!("\"{p}\"")));
+                    for t in tags[..frame_at].iter().filter(|t| data_colour(t)) {
+                        if t.starts_with("rect") {
+                            let bar = Rect {
+                                x: numbers(t, "x")[0],
+                                y: numbers(t, "y")[0],
+                                w: numbers(t, "width")[0],
+                                h: numbers(t, "height")[0],
+                            };
+                            assert!(!overlap(&bar, &frame), "{at}: the legend {frame:?} covers a bar {bar:?}");
+                        } else if t.starts_with("circle") {
+                            let (cx, cy) = (numbers(t, "cx")[0], numbers(t, "cy")[0]);
+                            assert!(!inside(cx, cy), "{at}: the legend {frame:?} covers a point at ({cx}, {cy})");
+                        } else if t.starts_with("polyline") {
+                            for p in numbers(t, "points").chunks(2) {
+                                assert!(
+                                    !inside(p[0], p[1]),
+                                    "{at}: the legend {frame:?} covers a line through ({}, {})",
+                                    p[0],
+                                    p[1]
+                                );
+                            }
+                        }
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 40, "only {checked} legends measured");
+}

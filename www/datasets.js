@@ -117,13 +117,21 @@ function showAnalysis(d, section, answer) {
   paintDatasetCharts(section);
 }
 
-/** Paints the charts of a data panel from the worker's chart data (again after a resize or a scheme change). */
+/**
+ * Paints the charts of a data panel from the worker's chart data (again
+ * after a resize or a scheme change), one per animation frame: a chart of
+ * 10⁵ runs takes a few hundred milliseconds, and the page answers between them.
+ */
 function paintDatasetCharts(section) {
-  const drawn = state.data.charts[section.dataset.dataset];
+  const id = section.dataset.dataset;
+  const drawn = state.data.charts[id];
   if (!drawn || section.querySelector('.dataset-charts').hidden) return;
-  const ratio = dpr();
-  for (const fig of section.querySelectorAll('.dataset-charts .chart')) {
+  const figures = [...section.querySelectorAll('.dataset-charts .chart')];
+  const paintNext = () => {
+    const fig = figures.shift();
+    if (!fig || state.data.charts[id] !== drawn) return; // done, or a newer analysis paints its own
     const canvas = fig.querySelector('canvas');
+    const ratio = dpr();
     sizeCanvas(canvas, ratio);
     try {
       const data = drawn[fig.dataset.chart];
@@ -133,7 +141,9 @@ function paintDatasetCharts(section) {
     } catch (e) {
       fig.querySelector('.chart-error').textContent = e.message;
     }
-  }
+    requestAnimationFrame(paintNext);
+  };
+  paintNext();
 }
 
 /** Repaints every data panel's charts (a new size, pixel ratio or colour scheme). */

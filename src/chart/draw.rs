@@ -6,7 +6,7 @@ use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{Axis, Chart, Corner, Style, PALETTE};
+use super::{Axis, Chart, Corner, Series, Style, PALETTE};
 use crate::spec::Scale;
 
 /// The colours a chart is drawn in: its paper, its ink (text, axes) and its grid.
@@ -106,16 +106,12 @@ pub fn draw<DB: DrawingBackend>(
         s => s,
     };
     let (xs, ys) = (scale_of(&chart.x, &xr), scale_of(&chart.y, &yr));
-    let legend_corner = match chart.legend {
-        Corner::Auto => emptiest_corner(chart, (xs, &xr), (ys, &yr)),
-        fixed => fixed,
-    };
     area.fill(&theme.paper).map_err(backend_err)?;
     match (xs, ys) {
-        (Scale::Linear, Scale::Linear) => draw_in(chart, legend_corner, area, (scale, theme), xr, yr),
-        (Scale::Log, Scale::Linear) => draw_in(chart, legend_corner, area, (scale, theme), xr.log_scale(), yr),
-        (Scale::Linear, Scale::Log) => draw_in(chart, legend_corner, area, (scale, theme), xr, yr.log_scale()),
-        (Scale::Log, Scale::Log) => draw_in(chart, legend_corner, area, (scale, theme), xr.log_scale(), yr.log_scale()),
+        (Scale::Linear, Scale::Linear) => draw_in(chart, area, (scale, theme), xr, yr),
+        (Scale::Log, Scale::Linear) => draw_in(chart, area, (scale, theme), xr.log_scale(), yr),
+        (Scale::Linear, Scale::Log) => draw_in(chart, area, (scale, theme), xr, yr.log_scale()),
+        (Scale::Log, Scale::Log) => draw_in(chart, area, (scale, theme), xr.log_scale(), yr.log_scale()),
     }
 }
 
@@ -128,9 +124,44 @@ fn blend(a: RGBColor, b: RGBColor, share: f64) -> RGBColor {
     RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
 
+type Plot<'a, DB, X, Y> =
+    ChartContext<'a, DB, Cartesian2d<<X as AsRangedCoord>::CoordDescType, <Y as AsRangedCoord>::CoordDescType>>;
+
+/// The chart's frame on `on`: title, axes' room and coordinates (nothing drawn yet).
+fn frame<'a, DB, X, Y>(
+    chart: &Chart,
+    on: &'a DrawingArea<DB, plotters::coord::Shift>,
+    (scale, theme): (f64, Theme),
+    x: X,
+    y: Y,
+) -> Result<Plot<'a, DB, X, Y>, DrawError>
+where
+    DB: DrawingBackend,
+    X: AsRangedCoord<Value = f64>,
+    Y: AsRangedCoord<Value = f64>,
+{
+    let px = |v: f64| (v * scale).round() as i32;
+    ChartBuilder::on(on)
+        .margin(px(10.0))
+        .caption(&chart.title, ("sans-serif", 15.0 * scale).into_font().color(&theme.ink))
+        .x_label_area_size(px(40.0))
+        .y_label_area_size(px(label_width(&chart.y)))
+        .build_cartesian_2d(x, y)
+        .map_err(backend_err)
+}
+
+/// A series' colour: its palette colour, blended toward the paper when faint.
+fn colour_of(s: &Series, theme: Theme) -> RGBColor {
+    let color = PALETTE.get(s.color % PALETTE.len()).map_or(theme.ink, |&(r, g, b)| RGBColor(r, g, b));
+    if s.faint {
+        blend(color, theme.paper, FAINT)
+    } else {
+        color
+    }
+}
+
 fn draw_in<DB, X, Y>(
     chart: &Chart,
-    legend_corner: Corner,
     area: &DrawingArea<DB, plotters::coord::Shift>,
     (scale, theme): (f64, Theme),
     x: X,
@@ -138,20 +169,38 @@ fn draw_in<DB, X, Y>(
 ) -> Result<(), DrawError>
 where
     DB: DrawingBackend,
-    X: AsRangedCoord<Value = f64>,
-    Y: AsRangedCoord<Value = f64>,
+    X: AsRangedCoord<Value = f64> + Clone,
+    Y: AsRangedCoord<Value = f64> + Clone,
     X::CoordDescType: ValueFormatter<f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
     let px = |v: f64| (v * scale).round() as i32;
     let font = |size: f64| ("sans-serif", size * scale).into_font().color(&theme.ink);
-    let mut ctx = ChartBuilder::on(area)
-        .margin(px(10.0))
-        .caption(&chart.title, font(15.0))
-        .x_label_area_size(px(40.0))
-        .y_label_area_size(px(label_width(&chart.y)))
-        .build_cartesian_2d(x, y)
-        .map_err(backend_err)?;
+    let entries: Vec<(&str, RGBColor)> = chart
+        .series
+        .iter()
+        .filter(|s| s.style != Style::Marker && !s.name.is_empty())
+        .map(|s| (s.name.as_str(), colour_of(s, theme)))
+        .collect();
+    let legend = Legend::measure(area, &entries, (scale, theme))?;
+    // The legend goes in a corner of the plot where it covers none of the
+    // drawing; when every corner would cover some, below the plot.
+    let whole = frame(chart, area, (scale, theme), x.clone(), y.clone())?;
+    let ink = Ink::of(chart, |p| whole.backend_coord(&p), px(3.0));
+    let plot = whole.plotting_area().get_pixel_range();
+    let corner = legend.as_ref().and_then(|l| l.free_corner(plot.clone(), chart.legend, &ink));
+    let (upper, below) = match (&legend, corner) {
+        (Some(l), None) => {
+            let height = l.rows_height(plot.0.end - plot.0.start);
+            let (_, total) = area.dim_in_pixel();
+            let (upper, lower) = area.split_vertically(total.saturating_sub(height + px(4.0).max(0) as u32));
+            (upper, Some(lower))
+        }
+        _ => (area.clone(), None),
+    };
+    // The frame again on what is left of the area (only built, nothing drawn yet: cheap).
+    drop(whole);
+    let mut ctx = frame(chart, &upper, (scale, theme), x, y)?;
     let (x_span, y_span) = (span(ctx.x_range()), span(ctx.y_range()));
     ctx.configure_mesh()
         .light_line_style(theme.grid.stroke_width(px(1.0).max(1) as u32))
@@ -169,10 +218,8 @@ where
         .map_err(backend_err)?;
 
     let stroke = px(2.0).max(1) as u32;
-    let mut legend = Vec::new();
     for s in &chart.series {
-        let color = PALETTE.get(s.color % PALETTE.len()).map_or(theme.ink, |&(r, g, b)| RGBColor(r, g, b));
-        let color = if s.faint { blend(color, theme.paper, FAINT) } else { color };
+        let color = colour_of(s, theme);
         let pts: Vec<(f64, f64)> = s.points.iter().copied().filter(|(a, b)| a.is_finite() && b.is_finite()).collect();
         match s.style {
             Style::Line => ctx.draw_series(LineSeries::new(pts, color.stroke_width(stroke))),
@@ -189,112 +236,231 @@ where
             ),
         }
         .map_err(backend_err)?;
-        if s.style != Style::Marker && !s.name.is_empty() {
-            legend.push((s.name.as_str(), color));
+    }
+    if let Some(l) = &legend {
+        let plot = ctx.plotting_area().get_pixel_range();
+        match (corner, &below) {
+            (Some((left, top)), _) => l.draw_box(area, (left, top), (scale, theme))?,
+            (None, Some(lower)) => l.draw_rows(lower, plot.0, (scale, theme))?,
+            (None, None) => {}
         }
     }
-    let plot = ctx.plotting_area().get_pixel_range();
-    draw_legend(area, plot, legend_corner, &legend, (scale, theme))?;
     area.present().map_err(backend_err)?;
     Ok(())
 }
 
-/// The legend: a swatch and a name per series, in a box at `corner` of the
-/// plot (`plot`, in backend pixels). Text is measured by the backend, so a
-/// canvas measures it itself (plotters' own legend measures text through
-/// the page's DOM).
-fn draw_legend<DB: DrawingBackend>(
-    area: &DrawingArea<DB, plotters::coord::Shift>,
-    plot: (Range<i32>, Range<i32>),
-    corner: Corner,
-    entries: &[(&str, RGBColor)],
-    (scale, theme): (f64, Theme),
-) -> Result<(), DrawError> {
-    if entries.is_empty() {
-        return Ok(());
+/// What a chart's series drew, in backend pixels: the boxes of its bars and
+/// points along its lines and markers.
+#[derive(Default)]
+struct Ink {
+    boxes: Vec<[(i32, i32); 2]>,
+    points: Vec<(i32, i32)>,
+    /// The weight of a point, in square pixels (a stroke's width squared).
+    point_area: i64,
+}
+
+impl Ink {
+    fn of(chart: &Chart, to_px: impl Fn((f64, f64)) -> (i32, i32), stroke: i32) -> Ink {
+        let mut ink = Ink { point_area: i64::from(stroke) * i64::from(stroke), ..Ink::default() };
+        for s in &chart.series {
+            ink.add(s, &to_px);
+        }
+        ink
     }
-    let px = |v: f64| (v * scale).round() as i32;
-    let style = ("sans-serif", 11.0 * scale).into_font().color(&theme.ink).pos(Pos::new(HPos::Left, VPos::Center));
-    let mut text_width = 0;
-    let mut row = px(14.0);
-    for (name, _) in entries {
-        let (w, h) = area.estimate_text_size(name, &style).map_err(backend_err)?;
-        text_width = text_width.max(w as i32);
-        row = row.max(h as i32 + px(2.0));
+
+    fn add(&mut self, s: &Series, to_px: &impl Fn((f64, f64)) -> (i32, i32)) {
+        let finite = |p: &&(f64, f64)| p.0.is_finite() && p.1.is_finite();
+        let pts: Vec<(i32, i32)> = s.points.iter().filter(finite).map(|&p| to_px(p)).collect();
+        match s.style {
+            // Lines are straight between their vertices in pixels: a point every 3 px along each segment.
+            Style::Line | Style::Dashed => {
+                for w in pts.windows(2) {
+                    if let [a, b] = w {
+                        let steps = ((a.0 - b.0).abs().max((a.1 - b.1).abs()) / 3).clamp(1, 400);
+                        for k in 0..steps {
+                            let t = f64::from(k) / f64::from(steps);
+                            let at = |u: i32, v: i32| (f64::from(u) + t * f64::from(v - u)).round() as i32;
+                            self.points.push((at(a.0, b.0), at(a.1, b.1)));
+                        }
+                    }
+                }
+                self.points.extend(pts.last());
+            }
+            Style::Points | Style::Marker => self.points.extend(pts),
+            Style::Spans => self.boxes.extend(
+                s.spans
+                    .iter()
+                    .filter(|b| b.from.is_finite() && b.to.is_finite())
+                    .map(|b| [to_px((b.from, b.row - 0.36)), to_px((b.to, b.row + 0.36))]),
+            ),
+        }
     }
-    let (pad, swatch, gap, inset) = (px(6.0), px(18.0), px(6.0), px(6.0));
-    let width = 2 * pad + swatch + gap + text_width;
-    let height = 2 * pad + row * entries.len() as i32;
-    let (base_x, base_y) = area.get_base_pixel();
-    let left = match corner {
-        Corner::UpperLeft | Corner::LowerLeft => plot.0.start + inset,
-        Corner::Auto | Corner::UpperRight | Corner::LowerRight => plot.0.end - inset - width,
-    } - base_x;
-    let top = match corner {
-        Corner::Auto | Corner::UpperLeft | Corner::UpperRight => plot.1.start + inset,
-        Corner::LowerLeft | Corner::LowerRight => plot.1.end - inset - height,
-    } - base_y;
-    let frame = [(left, top), (left + width, top + height)];
-    area.draw(&Rectangle::new(frame, theme.paper.mix(0.85).filled())).map_err(backend_err)?;
-    area.draw(&Rectangle::new(frame, theme.grid.stroke_width(px(1.0).max(1) as u32))).map_err(backend_err)?;
-    let half = px(2.0);
-    for (i, (name, color)) in entries.iter().enumerate() {
-        let mid = top + pad + row * i as i32 + row / 2;
-        let x = left + pad;
-        area.draw(&Rectangle::new([(x, mid - half), (x + swatch, mid + half)], color.filled())).map_err(backend_err)?;
-        area.draw(&Text::new(*name, (x + swatch + gap, mid), style.clone())).map_err(backend_err)?;
+
+    /// How much of the drawing a box covers, in square pixels.
+    fn covered(&self, [(l, t), (r, b)]: [(i32, i32); 2]) -> i64 {
+        let bars: i64 = self
+            .boxes
+            .iter()
+            .map(|[(x0, y0), (x1, y1)]| {
+                let w = i64::from((r.min(*x0.max(x1)) - l.max(*x0.min(x1))).max(0));
+                let h = i64::from((b.min(*y0.max(y1)) - t.max(*y0.min(y1))).max(0));
+                w * h
+            })
+            .sum();
+        let inside = self.points.iter().filter(|(x, y)| (l..=r).contains(x) && (t..=b).contains(y)).count();
+        bars + inside as i64 * self.point_area
     }
-    Ok(())
+}
+
+/// The legend: a swatch and a name per series, measured by the backend (a
+/// canvas measures its own text; plotters' own legend measures text
+/// through the page's DOM), drawn in a box at a corner of the plot or in
+/// rows below it.
+struct Legend<'e> {
+    entries: &'e [(&'e str, RGBColor)],
+    /// Each name's width, in backend pixels.
+    widths: Vec<i32>,
+    row: i32,
+    pad: i32,
+    swatch: i32,
+    gap: i32,
+    inset: i32,
+    style: TextStyle<'static>,
+}
+
+impl<'e> Legend<'e> {
+    fn measure<DB: DrawingBackend>(
+        area: &DrawingArea<DB, plotters::coord::Shift>,
+        entries: &'e [(&'e str, RGBColor)],
+        (scale, theme): (f64, Theme),
+    ) -> Result<Option<Legend<'e>>, DrawError> {
+        if entries.is_empty() {
+            return Ok(None);
+        }
+        let px = |v: f64| (v * scale).round() as i32;
+        let style = ("sans-serif", 11.0 * scale).into_font().color(&theme.ink).pos(Pos::new(HPos::Left, VPos::Center));
+        let mut row = px(14.0);
+        let mut widths = Vec::with_capacity(entries.len());
+        for (name, _) in entries {
+            let (w, h) = area.estimate_text_size(name, &style).map_err(backend_err)?;
+            widths.push(w as i32);
+            row = row.max(h as i32 + px(2.0));
+        }
+        Ok(Some(Legend { entries, widths, row, pad: px(6.0), swatch: px(18.0), gap: px(6.0), inset: px(6.0), style }))
+    }
+
+    /// The size of the box of one entry per row.
+    fn box_size(&self) -> (i32, i32) {
+        let text = self.widths.iter().copied().max().unwrap_or(0);
+        (2 * self.pad + self.swatch + self.gap + text, 2 * self.pad + self.row * self.entries.len() as i32)
+    }
+
+    /// The top-left corner (backend pixels) of the box at a corner of
+    /// `plot` that covers none of `ink`: `preferred` when it is free, else
+    /// the first free one; `None` when each covers some.
+    fn free_corner(&self, plot: (Range<i32>, Range<i32>), preferred: Corner, ink: &Ink) -> Option<(i32, i32)> {
+        let (width, height) = self.box_size();
+        let at = |corner: Corner| {
+            let left = match corner {
+                Corner::UpperLeft | Corner::LowerLeft => plot.0.start + self.inset,
+                Corner::Auto | Corner::UpperRight | Corner::LowerRight => plot.0.end - self.inset - width,
+            };
+            let top = match corner {
+                Corner::Auto | Corner::UpperLeft | Corner::UpperRight => plot.1.start + self.inset,
+                Corner::LowerLeft | Corner::LowerRight => plot.1.end - self.inset - height,
+            };
+            (left, top)
+        };
+        let fits = left_of(&plot.0, width + 2 * self.inset) && left_of(&plot.1, height + 2 * self.inset);
+        [preferred, Corner::UpperRight, Corner::UpperLeft, Corner::LowerLeft, Corner::LowerRight]
+            .into_iter()
+            .map(at)
+            .find(|&(l, t)| fits && ink.covered([(l, t), (l + width, t + height)]) == 0)
+    }
+
+    /// Where each entry goes in rows `width` wide: (row, x offset).
+    fn flow(&self, width: i32) -> Vec<(i32, i32)> {
+        let mut out = Vec::with_capacity(self.widths.len());
+        let (mut row, mut x) = (0, 0);
+        for &w in &self.widths {
+            let entry = self.swatch + self.gap + w;
+            if x > 0 && x + entry > width - 2 * self.pad {
+                row += 1;
+                x = 0;
+            }
+            out.push((row, x));
+            x += entry + 2 * self.gap;
+        }
+        out
+    }
+
+    /// The height of the legend in rows under a plot `width` wide.
+    fn rows_height(&self, width: i32) -> u32 {
+        let rows = self.flow(width).last().map_or(1, |(r, _)| r + 1);
+        (2 * self.pad + self.row * rows).max(0) as u32
+    }
+
+    fn draw_box<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, plotters::coord::Shift>,
+        (left, top): (i32, i32),
+        (scale, theme): (f64, Theme),
+    ) -> Result<(), DrawError> {
+        let (base_x, base_y) = area.get_base_pixel();
+        let (left, top) = (left - base_x, top - base_y);
+        let (width, height) = self.box_size();
+        let at: Vec<(i32, i32)> = (0..self.entries.len() as i32).map(|i| (i, 0)).collect();
+        self.draw_entries(area, [(left, top), (left + width, top + height)], &at, (scale, theme))
+    }
+
+    /// The legend in rows under the plot, from its left edge (`plot_x`, backend pixels).
+    fn draw_rows<DB: DrawingBackend>(
+        &self,
+        lower: &DrawingArea<DB, plotters::coord::Shift>,
+        plot_x: Range<i32>,
+        (scale, theme): (f64, Theme),
+    ) -> Result<(), DrawError> {
+        let (base_x, _) = lower.get_base_pixel();
+        let width = plot_x.end - plot_x.start;
+        let at = self.flow(width);
+        let left = plot_x.start - base_x;
+        let height = self.rows_height(width) as i32;
+        self.draw_entries(lower, [(left, 0), (left + width, height)], &at, (scale, theme))
+    }
+
+    /// The frame, then each entry at its (row, x offset) inside it.
+    fn draw_entries<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, plotters::coord::Shift>,
+        frame: [(i32, i32); 2],
+        at: &[(i32, i32)],
+        (scale, theme): (f64, Theme),
+    ) -> Result<(), DrawError> {
+        let px = |v: f64| (v * scale).round() as i32;
+        area.draw(&Rectangle::new(frame, theme.paper.mix(0.85).filled())).map_err(backend_err)?;
+        area.draw(&Rectangle::new(frame, theme.grid.stroke_width(px(1.0).max(1) as u32))).map_err(backend_err)?;
+        let half = px(2.0);
+        let [(left, top), _] = frame;
+        for ((name, color), &(row, dx)) in self.entries.iter().zip(at) {
+            let mid = top + self.pad + self.row * row + self.row / 2;
+            let x = left + self.pad + dx;
+            area.draw(&Rectangle::new([(x, mid - half), (x + self.swatch, mid + half)], color.filled()))
+                .map_err(backend_err)?;
+            area.draw(&Text::new(*name, (x + self.swatch + self.gap, mid), self.style.clone())).map_err(backend_err)?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether `length` pixels fit in `range`.
+fn left_of(range: &Range<i32>, length: i32) -> bool {
+    range.end - range.start >= length
 }
 
 /// Room for the tick labels of the y axis and its title, in CSS pixels.
 fn label_width(axis: &Axis) -> f64 {
     let longest = axis.tick_labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     (7.0 * longest as f64 + 26.0).max(64.0)
-}
-
-/// Position of `v` on an axis as a fraction of its range (log-aware).
-fn fraction((scale, range): (Scale, &Range<f64>), v: f64) -> f64 {
-    if scale == Scale::Log {
-        (v.ln() - range.start.ln()) / (range.end.ln() - range.start.ln())
-    } else {
-        (v - range.start) / (range.end - range.start)
-    }
-}
-
-/// The corner whose 40% × 40% box holds the fewest drawn points (lines
-/// are sampled between their vertices).
-fn emptiest_corner(chart: &Chart, x: (Scale, &Range<f64>), y: (Scale, &Range<f64>)) -> Corner {
-    let mut counts = [0usize; 4]; // upper right, upper left, lower left, lower right
-    let mut add = |px: f64, py: f64| {
-        let (fx, fy) = (fraction(x, px), fraction(y, py));
-        if !(fx.is_finite() && fy.is_finite()) {
-            return;
-        }
-        let (right, left, top, bottom) = (fx > 0.6, fx < 0.4, fy > 0.6, fy < 0.4);
-        let hits = [right && top, left && top, left && bottom, right && bottom];
-        for (count, hit) in counts.iter_mut().zip(hits) {
-            *count += usize::from(hit);
-        }
-    };
-    for s in &chart.series {
-        let pts = s.extent_points();
-        for w in pts.windows(2) {
-            if let [a, b] = w {
-                if matches!(s.style, Style::Line | Style::Dashed) {
-                    for k in 0..16 {
-                        let t = k as f64 / 16.0;
-                        add(a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
-                    }
-                }
-            }
-        }
-        for p in pts {
-            add(p.0, p.1);
-        }
-    }
-    let corners = [Corner::UpperRight, Corner::UpperLeft, Corner::LowerLeft, Corner::LowerRight];
-    corners.into_iter().zip(counts).min_by_key(|(_, n)| *n).map_or(Corner::UpperRight, |(c, _)| c)
 }
 
 fn axis_tick(axis: &Axis, v: f64, span: f64) -> String {
