@@ -447,6 +447,8 @@ pub struct Example {
 pub struct ModelSpec {
     pub id: &'static str,
     pub title: &'static str,
+    /// The title in a word or two, for the tabs of a narrow screen (empty: the title).
+    pub short_title: &'static str,
     pub paper: &'static str,
     #[serde(serialize_with = "crate::format::rich_text::one")]
     pub summary: &'static str,
@@ -477,6 +479,7 @@ impl ModelSpec {
         ModelSpec {
             id,
             title,
+            short_title: "",
             paper,
             summary,
             params: &[],

@@ -30,7 +30,10 @@ export const formatBase = (x) => formatNumber(x, 6).replace(/(\.\d*?)0+(?= ×|$)
 
 function buildTabs() {
   $('model-tabs').replaceChildren(...state.registry.models.map((m) =>
-    el('a', { href: `#model=${m.id}`, class: 'tab', 'data-model': m.id, title: m.paper, text: m.title })));
+    el('a', { href: `#model=${m.id}`, class: 'tab', 'data-model': m.id, title: m.paper },
+      // A narrow screen shows the short title (style.css).
+      el('span', { class: 'tab-title', text: m.title }),
+      el('span', { class: 'tab-short', text: m.short_title || m.title }))));
 }
 
 function showModel(model) {

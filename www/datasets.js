@@ -102,7 +102,6 @@ function showAnalysis(d, section, answer) {
   const textarea = section.querySelector('.dataset-text');
   const tables = section.querySelector('.dataset-tables');
   section.classList.remove('stale');
-  section.removeAttribute('aria-busy');
   section.querySelector('.dataset-status').textContent = '';
   const a = answer?.analysis ?? null;
   state.data.analysis[d.id] = a;
@@ -112,7 +111,10 @@ function showAnalysis(d, section, answer) {
   tables.replaceChildren(...(a ? tableCards(a.tables) : []));
   actions.hidden = !a;
   charts.hidden = !a;
-  if (!a) return;
+  if (!a) {
+    section.removeAttribute('aria-busy');
+    return;
+  }
   actions.querySelector('.use-fit').hidden = a.suggest.length === 0;
   paintDatasetCharts(section);
 }
@@ -127,9 +129,14 @@ function paintDatasetCharts(section) {
   const drawn = state.data.charts[id];
   if (!drawn || section.querySelector('.dataset-charts').hidden) return;
   const figures = [...section.querySelectorAll('.dataset-charts .chart')];
+  section.setAttribute('aria-busy', 'true'); // until the last chart is painted
   const paintNext = () => {
+    if (state.data.charts[id] !== drawn) return; // a newer analysis paints its own
     const fig = figures.shift();
-    if (!fig || state.data.charts[id] !== drawn) return; // done, or a newer analysis paints its own
+    if (!fig) {
+      section.removeAttribute('aria-busy');
+      return;
+    }
     const canvas = fig.querySelector('canvas');
     const ratio = dpr();
     sizeCanvas(canvas, ratio);

@@ -189,6 +189,8 @@ export interface MapPreset {
 export interface ModelSpec {
   id: string;
   title: string;
+  /** The title in a word or two, for the tabs of a narrow screen (empty: the title). */
+  short_title: string;
   paper: string;
   summary: string;
   params: ParamSpec[];

@@ -58,6 +58,10 @@ describe('a 390 px phone', () => {
           .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
           .map((e) => e.textContent || e.id));
         assert.deepEqual(offscreen, []);
+        // The tabs show their short titles in at most two rows (the full titles took five).
+        const tabs = await page.$$eval('#model-tabs .tab', (ts) => ts.map((t) => ({ top: Math.round(t.getBoundingClientRect().top), text: t.innerText.trim(), name: t.textContent })));
+        assert.ok(new Set(tabs.map((t) => t.top)).size <= 2, `tabs in ${new Set(tabs.map((t) => t.top)).size} rows: ${JSON.stringify(tabs)}`);
+        assert.ok(tabs.every((t) => t.text.length > 0 && t.text.length <= 21), `short titles: ${tabs.map((t) => t.text).join(', ')}`);
         assertCleanPage(log, new URL(env.url).origin);
       } finally {
         await page.close();

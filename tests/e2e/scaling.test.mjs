@@ -49,6 +49,8 @@ function datasetState(page, id) {
     const charts = s.querySelector('.dataset-charts');
     const actions = s.querySelector('.dataset-actions');
     return {
+      // Analysing, or painting its charts (one per frame).
+      busy: s.getAttribute('aria-busy') === 'true',
       error: s.querySelector('.dataset-error').textContent,
       errorVisible: s.querySelector('.dataset-error').checkVisibility(),
       ariaInvalid: s.querySelector('.dataset-text').getAttribute('aria-invalid'),
@@ -79,7 +81,7 @@ async function waitDataset(page, id, ready, what) {
   let state;
   for (;;) {
     state = await datasetState(page, id);
-    if (ready(state)) return state;
+    if (ready(state) && !state.busy) return state;
     if (Date.now() > deadline) {
       assert.fail(`${id}: timed out waiting for ${what}; the data set shows ${JSON.stringify({ ...state, text: state.text.slice(0, 200) })}${buildStaleness()}`);
     }

@@ -573,6 +573,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     ],
     gaps: "m processors cannot all be activated for this V (some load part would be ≤ 0)",
     notes: NOTES,
+    short_title: "Divisible load",
     ..ModelSpec::new(
         "dlt",
         "Divisible load on a star",

@@ -514,6 +514,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     ],
     gaps: "no schedule: the LP is outside the exact solver's interactive range there",
     notes: NOTES,
+    short_title: "MapReduce",
     ..ModelSpec::new(
         "mapreduce",
         "MapReduce as a divisible load",

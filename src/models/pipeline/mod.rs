@@ -537,6 +537,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     ],
     gaps: "a hop of the switch path is saturated (ρ ≥ 1)",
     notes: NOTES,
+    short_title: "Pipeline",
     ..ModelSpec::new(
         "pipeline",
         "Parallel-pipeline reduction",

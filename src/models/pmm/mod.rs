@@ -463,6 +463,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     ],
     gaps: "M < √N: some processes would hold no block",
     notes: NOTES,
+    short_title: "Matrix multiplication",
     ..ModelSpec::new(
         "pmm",
         "Parallel matrix multiplication",

@@ -157,6 +157,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     ],
     gaps: "the coefficients give no positive time here",
     notes: NOTES,
+    short_title: "Scalability",
     ..ModelSpec::new(
         "scaling",
         "Scalability from measurements",
