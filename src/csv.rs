@@ -271,7 +271,9 @@ pub fn read(text: &str, columns: &[Column]) -> Result<Vec<Vec<f64>>, AnalysisErr
                 return Err(err(format!("{name} must be finite, not '{}'", echo(field))));
             }
             if let Some(valid) = column.measure.refuse(x) {
-                return Err(err(format!("{name} = {} is not a measurement: expected {valid}", echo(field))));
+                // The number as read (a 50-digit field reads back as 1.1111111111111111e49).
+                let x = crate::format::field_text(x);
+                return Err(err(format!("{name} = {x} is not a measurement: expected {valid}")));
             }
             row.push(x);
         }

@@ -274,3 +274,23 @@ fn the_cli_fits_and_derives_demand() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("never reaches 9"));
 }
+
+/// A fit can put a time term below zero (noisy or flattening data); the
+/// table says it is not a time, and "Use the fitted coefficients" does not
+/// put it into a form whose C2 must be ≥ 0.
+#[test]
+fn a_negative_time_term_is_flagged_and_not_suggested() {
+    // Times flatten faster than C0 + C1/p allows: the least squares C2 is negative.
+    let text = "p,time\n1,10\n2,6\n4,4\n8,3\n16,2.9\n";
+    let f = isoperf::models::scaling::fit_text(text).unwrap();
+    assert!(f.c2.value < 0.0 && f.c1.value > 0.0, "C1 = {}, C2 = {}", f.c1.value, f.c2.value);
+    let a = api::analyze("scaling", "timings", text, &isoperf::spec::RawParams::new()).unwrap();
+    let keys: Vec<&str> = a.suggest.iter().map(|(k, _)| *k).collect();
+    assert_eq!(keys, ["C0", "C1"]);
+    let fit = a.tables.iter().find(|t| t.id == "fit").unwrap();
+    let c2 = fit.rows.iter().find(|r| r.cells[0] == "C2").unwrap();
+    assert!(c2.remark.as_deref().is_some_and(|r| r.starts_with("C2 < 0 is not a time")), "{:?}", c2.remark);
+    assert!(fit.rows.iter().filter(|r| r.remark.is_some()).count() == 1, "only C2 is flagged");
+    // The suggested values are the fit's.
+    assert_eq!(a.suggest[1].1, f.c1.value);
+}

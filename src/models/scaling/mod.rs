@@ -293,7 +293,7 @@ impl Model for Scaling {
                 let f = fit_text(text)?;
                 Ok(Analysis::new(
                     views::fit_tables(&f, &points(text)?),
-                    vec![("C0", f.c0.value), ("C1", f.c1.value), ("C2", f.c2.value)],
+                    views::suggestion(&f),
                     serde_json::to_value(&f).map_err(|e| AnalysisError::general(e.to_string()))?,
                 ))
             }

@@ -48,6 +48,28 @@ fn coefficient_row(name: &str, c: &super::fit::Coefficient) -> Row {
     }
 }
 
+/// A time term (C1 or C2) fitted below zero: no physical time, so the row
+/// says so and the form does not take it.
+fn not_a_time(mut row: Row, name: &str, c: &super::fit::Coefficient) -> Row {
+    if c.value < 0.0 {
+        row.status = Status::Disagrees;
+        row.remark = Some(format!(
+            "{name} < 0 is not a time: the data do not support this term of eq. (1){}. \"Use the fitted coefficients\" leaves {name} as it is.",
+            if c.ci[1] >= 0.0 { " (its 95% interval includes 0)" } else { "" }
+        ));
+    }
+    row
+}
+
+/// The fitted coefficients the form can take: C0 always (an intercept may
+/// be negative), C1 and C2 when they are times (≥ 0).
+pub fn suggestion(f: &Fit) -> Vec<(&'static str, f64)> {
+    [("C0", f.c0.value), ("C1", f.c1.value), ("C2", f.c2.value)]
+        .into_iter()
+        .filter(|(k, v)| *k == "C0" || *v >= 0.0)
+        .collect()
+}
+
 pub fn fit_tables(f: &Fit, points: &[(f64, f64)]) -> Vec<Table> {
     let better = if f.aic < f.aic_inverse_only { "eq. (1) with C2/√p" } else { "the pure 1/p model" };
     let coefficients = Table {
@@ -61,7 +83,11 @@ pub fn fit_tables(f: &Fit, points: &[(f64, f64)]) -> Vec<Table> {
             f.n.saturating_sub(3)
         ),
         columns: ["coefficient", "value (s)", "standard error", "95% interval"].map(String::from).to_vec(),
-        rows: vec![coefficient_row("C0", &f.c0), coefficient_row("C1", &f.c1), coefficient_row("C2", &f.c2)],
+        rows: vec![
+            coefficient_row("C0", &f.c0),
+            not_a_time(coefficient_row("C1", &f.c1), "C1", &f.c1),
+            not_a_time(coefficient_row("C2", &f.c2), "C2", &f.c2),
+        ],
         notes: vec![
             format!(
                 "AIC: {} for eq. (1), {} for time = C0 + C1/p alone; {better} fits better (lower AIC).",
@@ -96,7 +122,7 @@ pub fn fit_tables(f: &Fit, points: &[(f64, f64)]) -> Vec<Table> {
         id: "predictions",
         title: "Predicted completion time".into(),
         caption: "The fitted eq. (1) with its 95% confidence band, at and beyond the largest measured p.".into(),
-        columns: ["p", "time (s)", "95% band (s)", ""].map(String::from).to_vec(),
+        columns: ["p", "time (s)", "95% band (s)", "basis"].map(String::from).to_vec(),
         rows,
         notes: Vec::new(),
     };
