@@ -106,12 +106,13 @@ pub fn draw<DB: DrawingBackend>(
         s => s,
     };
     let (xs, ys) = (scale_of(&chart.x, &xr), scale_of(&chart.y, &yr));
+    let y_labels = label_width(&chart.y, &yr, ys);
     area.fill(&theme.paper).map_err(backend_err)?;
     match (xs, ys) {
-        (Scale::Linear, Scale::Linear) => draw_in(chart, area, (scale, theme), xr, yr),
-        (Scale::Log, Scale::Linear) => draw_in(chart, area, (scale, theme), xr.log_scale(), yr),
-        (Scale::Linear, Scale::Log) => draw_in(chart, area, (scale, theme), xr, yr.log_scale()),
-        (Scale::Log, Scale::Log) => draw_in(chart, area, (scale, theme), xr.log_scale(), yr.log_scale()),
+        (Scale::Linear, Scale::Linear) => draw_in(chart, area, (scale, theme), y_labels, xr, yr),
+        (Scale::Log, Scale::Linear) => draw_in(chart, area, (scale, theme), y_labels, xr.log_scale(), yr),
+        (Scale::Linear, Scale::Log) => draw_in(chart, area, (scale, theme), y_labels, xr, yr.log_scale()),
+        (Scale::Log, Scale::Log) => draw_in(chart, area, (scale, theme), y_labels, xr.log_scale(), yr.log_scale()),
     }
 }
 
@@ -127,11 +128,13 @@ fn blend(a: RGBColor, b: RGBColor, share: f64) -> RGBColor {
 type Plot<'a, DB, X, Y> =
     ChartContext<'a, DB, Cartesian2d<<X as AsRangedCoord>::CoordDescType, <Y as AsRangedCoord>::CoordDescType>>;
 
-/// The chart's frame on `on`: title, axes' room and coordinates (nothing drawn yet).
+/// The chart's frame on `on`: title, axes' room (`y_labels` CSS px for the
+/// y axis' ticks and title) and coordinates (nothing drawn yet).
 fn frame<'a, DB, X, Y>(
     chart: &Chart,
     on: &'a DrawingArea<DB, plotters::coord::Shift>,
     (scale, theme): (f64, Theme),
+    y_labels: f64,
     x: X,
     y: Y,
 ) -> Result<Plot<'a, DB, X, Y>, DrawError>
@@ -141,13 +144,46 @@ where
     Y: AsRangedCoord<Value = f64>,
 {
     let px = |v: f64| (v * scale).round() as i32;
+    let (title, size) =
+        fitted_title(on, &chart.title, f64::from(on.dim_in_pixel().0) - 2.0 * f64::from(px(10.0)), scale)?;
     ChartBuilder::on(on)
         .margin(px(10.0))
-        .caption(&chart.title, ("sans-serif", 15.0 * scale).into_font().color(&theme.ink))
+        .caption(&title, ("sans-serif", size).into_font().color(&theme.ink))
         .x_label_area_size(px(40.0))
-        .y_label_area_size(px(label_width(&chart.y)))
+        .y_label_area_size(px(y_labels))
         .build_cartesian_2d(x, y)
         .map_err(backend_err)
+}
+
+/// The title as it fits in `width` backend pixels: at 15 px, else smaller
+/// down to 11 px, else cut with an ellipsis (a phone's 358 px chart).
+fn fitted_title<DB: DrawingBackend>(
+    on: &DrawingArea<DB, plotters::coord::Shift>,
+    title: &str,
+    width: f64,
+    scale: f64,
+) -> Result<(String, f64), DrawError> {
+    let measure = |text: &str, size: f64| -> Result<f64, DrawError> {
+        Ok(f64::from(
+            on.estimate_text_size(text, &TextStyle::from(("sans-serif", size).into_font())).map_err(backend_err)?.0,
+        ))
+    };
+    let full = 15.0 * scale;
+    let w = measure(title, full)?;
+    if w <= width {
+        return Ok((title.to_string(), full));
+    }
+    let size = (full * width / w).max(11.0 * scale);
+    let mut text = title.to_string();
+    while measure(&text, size)? > width && text.chars().count() > 1 {
+        text.pop();
+        while text.ends_with(' ') {
+            text.pop();
+        }
+        text.pop();
+        text.push('…');
+    }
+    Ok((text, size))
 }
 
 /// A series' colour: its palette colour, blended toward the paper when faint.
@@ -164,6 +200,7 @@ fn draw_in<DB, X, Y>(
     chart: &Chart,
     area: &DrawingArea<DB, plotters::coord::Shift>,
     (scale, theme): (f64, Theme),
+    y_labels: f64,
     x: X,
     y: Y,
 ) -> Result<(), DrawError>
@@ -185,7 +222,7 @@ where
     let legend = Legend::measure(area, &entries, (scale, theme))?;
     // The legend goes in a corner of the plot where it covers none of the
     // drawing; when every corner would cover some, below the plot.
-    let whole = frame(chart, area, (scale, theme), x.clone(), y.clone())?;
+    let whole = frame(chart, area, (scale, theme), y_labels, x.clone(), y.clone())?;
     let ink = Ink::of(chart, |p| whole.backend_coord(&p), px(3.0));
     let plot = whole.plotting_area().get_pixel_range();
     let corner = legend.as_ref().and_then(|l| l.free_corner(plot.clone(), chart.legend, &ink));
@@ -200,7 +237,7 @@ where
     };
     // The frame again on what is left of the area (only built, nothing drawn yet: cheap).
     drop(whole);
-    let mut ctx = frame(chart, &upper, (scale, theme), x, y)?;
+    let mut ctx = frame(chart, &upper, (scale, theme), y_labels, x, y)?;
     let (x_span, y_span) = (span(ctx.x_range()), span(ctx.y_range()));
     ctx.configure_mesh()
         .light_line_style(theme.grid.stroke_width(px(1.0).max(1) as u32))
@@ -457,9 +494,25 @@ fn left_of(range: &Range<i32>, length: i32) -> bool {
     range.end - range.start >= length
 }
 
-/// Room for the tick labels of the y axis and its title, in CSS pixels.
-fn label_width(axis: &Axis) -> f64 {
-    let longest = axis.tick_labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+/// Room for the tick labels of the y axis and its title, in CSS pixels:
+/// the longest of its own labels, or of the ticks its range gives
+/// (`1 × 10⁻⁴` needs more room than `0.5`).
+fn label_width(axis: &Axis, range: &Range<f64>, scale: Scale) -> f64 {
+    let longest = if axis.tick_labels.is_empty() {
+        let span = range.end - range.start;
+        let samples: Vec<f64> = if scale == Scale::Log {
+            let (lo, hi) = (range.start.log10().floor() as i32, range.end.log10().ceil() as i32);
+            (lo.max(-330)..=hi.min(330).max(lo))
+                .flat_map(|k| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(k)))
+                .filter(|v| range.contains(v))
+                .collect()
+        } else {
+            (0..=6).map(|k| range.start + span * f64::from(k) / 6.0).collect()
+        };
+        samples.iter().map(|&v| crate::format::tick(v, span).chars().count()).max().unwrap_or(0)
+    } else {
+        axis.tick_labels.iter().map(|l| l.chars().count()).max().unwrap_or(0)
+    };
     (7.0 * longest as f64 + 26.0).max(64.0)
 }
 

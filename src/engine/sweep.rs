@@ -6,7 +6,6 @@
 
 use crate::chart::{Axis, Chart, Corner, Series, Style, PALETTE};
 use crate::error::{ModelError, ParamError};
-use crate::format::num;
 use crate::model::{AnyModel, SweepData};
 use crate::spec::{ModelSpec, ParamKind, Params, RawParams, RawValue, Scale, SweepSpec, Value};
 
@@ -141,7 +140,12 @@ fn sweep_figure(spec: &ModelSpec, sweep: &SweepSpec, data: &SweepData) -> Chart 
         .enumerate()
         .map(|(k, (value, ys))| {
             let points = data.xs.iter().zip(ys).filter(|(_, y)| y.is_finite()).map(|(x, y)| (*x, *y)).collect();
-            Series::new(format!("{} = {}", sweep.label, num(*value)), Style::Line, (k + 1) % PALETTE.len(), points)
+            Series::new(
+                format!("{} = {}", sweep.label, crate::format::base(*value)),
+                Style::Line,
+                (k + 1) % PALETTE.len(),
+                points,
+            )
         })
         .collect();
     let y_values: Vec<f64> = data.ys.iter().flatten().copied().filter(|y| y.is_finite() && *y > 0.0).collect();
