@@ -104,6 +104,10 @@ fn check_rich(what: &str, texts: &[String], problems: &mut Vec<String>) {
         if let Some(p) = one_with_plural(t) {
             problems.push(format!("{what}: '{p}' in {t:?}"));
         }
+        // A hedged plural ("processor(s)") where the count is known.
+        if t.contains("(s) ") || t.contains("(s).") || t.contains("(es)") {
+            problems.push(format!("{what}: a hedged plural in {t:?}"));
+        }
         if t.matches("<sub>").count() != t.matches("</sub>").count() {
             problems.push(format!("{what}: unbalanced subscript marks in {t:?}"));
         }

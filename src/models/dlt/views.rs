@@ -185,7 +185,11 @@ pub fn chart(id: &str, inputs: &Inputs, e: &Evaluation) -> Result<Chart, ModelEr
                     "No interior minimum: E keeps falling up to the largest feasible count, m_max = {last}, so the shortest feasible schedule is also the most frugal for this V."
                 )
             } else {
-                format!("No interior minimum: E is least on m = {} processor(s) for this V.", e.m_min_energy)
+                format!(
+                    "No interior minimum: E is least on {} (m = {}) for this V.",
+                    plural(e.m_min_energy as f64, "processor", "processors"),
+                    e.m_min_energy
+                )
             };
             Ok(Chart {
                 title: format!("Energy vs schedule length, V = {}", sig(inputs.v, 4)),
