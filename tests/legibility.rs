@@ -335,3 +335,56 @@ fn chart_legends_cover_no_data() {
     }
     assert!(checked >= 40, "only {checked} legends measured");
 }
+
+/// Issue 14: on a phone a schedule's row labels (M1, M143, …) were drawn
+/// on top of each other. Named rows are labelled as many as fit: no two
+/// labels closer than a line of text, at a desktop and a phone size.
+#[test]
+fn schedule_row_labels_never_overlap() {
+    let mut checked = 0;
+    for m in MODELS {
+        let spec = m.spec();
+        for c in spec.charts {
+            let Ok(chart) = api::chart(spec.id, c.id, &RawParams::new()) else { continue };
+            if chart.y.tick_labels.is_empty() {
+                continue;
+            }
+            for (w, h, dpr) in [(640.0, 400.0, 1.0), (330.0, 280.0, 1.0), (330.0, 280.0, 2.0), (330.0, 200.0, 2.0)] {
+                let mut svg = String::new();
+                {
+                    let area =
+                        SVGBackend::with_string(&mut svg, ((w * dpr) as u32, (h * dpr) as u32)).into_drawing_area();
+                    isoperf::chart::draw(&chart, &area, dpr, Theme::LIGHT).unwrap();
+                }
+                let mut rows: Vec<(f64, f64)> = svg
+                    .split("<text")
+                    .skip(1)
+                    .filter_map(|t| {
+                        let text = t.split('>').nth(1)?.split('<').next()?.trim();
+                        chart
+                            .y
+                            .tick_labels
+                            .iter()
+                            .any(|l| l == text)
+                            .then(|| (numbers(t, "y")[0], numbers(t, "font-size")[0]))
+                    })
+                    .collect();
+                rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+                assert!(rows.len() >= 2, "{}/{}: {} row labels at {w}×{h}", spec.id, c.id, rows.len());
+                for pair in rows.windows(2) {
+                    let (a, b) = (pair[0], pair[1]);
+                    assert!(
+                        b.0 - a.0 >= 0.9 * a.1,
+                        "{}/{} at {w}×{h}, DPR {dpr}: row labels {} px apart, font {} px",
+                        spec.id,
+                        c.id,
+                        b.0 - a.0,
+                        a.1
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 8, "only {checked} schedules measured");
+}

@@ -54,7 +54,8 @@ export function plain(text) {
 /** Sizes a chart canvas in device pixels for its CSS width (HiDPI-sharp), at a 0.62 aspect. */
 export function sizeCanvas(canvas, dpr) {
   const w = Math.max(240, Math.round(canvas.clientWidth || 480));
-  const h = Math.round(w * 0.62);
+  // On a phone (style.css's breakpoint) a chart is narrow: taller than wide-screen proportions, so its plot keeps room under the title and legend.
+  const h = Math.round(w * (matchMedia('(max-width: 600px)').matches ? 0.85 : 0.62));
   canvas.style.height = `${h}px`;
   canvas.width = Math.round(w * dpr);
   canvas.height = Math.round(h * dpr);

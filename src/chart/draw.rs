@@ -239,6 +239,9 @@ where
     drop(whole);
     let mut ctx = frame(chart, &upper, (scale, theme), y_labels, x, y)?;
     let (x_span, y_span) = (span(ctx.x_range()), span(ctx.y_range()));
+    // Named rows (a schedule's processors) are labelled as many as fit one above another: every row, or every other, ...
+    let room = (f64::from(ctx.plotting_area().dim_in_pixel().1) / (13.0 * scale)).floor().max(2.0) as usize;
+    let y_label_count = if chart.y.tick_labels.is_empty() { 6 } else { chart.y.tick_labels.len().min(16).min(room) };
     ctx.configure_mesh()
         .light_line_style(theme.grid.stroke_width(px(1.0).max(1) as u32))
         .bold_line_style(theme.grid.stroke_width(px(1.0).max(1) as u32))
@@ -248,7 +251,7 @@ where
         .label_style(font(11.0))
         .axis_desc_style(font(12.0))
         .x_labels(6)
-        .y_labels(if chart.y.tick_labels.is_empty() { 6 } else { chart.y.tick_labels.len().min(16) })
+        .y_labels(y_label_count)
         .x_label_formatter(&|v| axis_tick(&chart.x, *v, x_span))
         .y_label_formatter(&|v| axis_tick(&chart.y, *v, y_span))
         .draw()
