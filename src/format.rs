@@ -159,7 +159,41 @@ pub fn tick(v: f64, span: f64) -> String {
     if v == 0.0 || (span.is_finite() && v.abs() <= TICK_ZERO * span.abs()) {
         return "0".into();
     }
-    trimmed(&number(v, 4))
+    compact(v, 4)
+}
+
+/// A number where room is short (chart and map ticks, isoline levels, a
+/// colour bar): `digits` significant figures without trailing zeros, plain
+/// from 10⁻³ up to 10⁵ (`0.0015`, `25`, `12000`), in powers of ten
+/// outside (`2.5 × 10⁶`, and a power of ten itself as `10⁶`), so that one
+/// axis never mixes `10000` with `1e5`. The same digits as [`number`].
+pub fn compact(v: f64, digits: usize) -> String {
+    if !v.is_finite() {
+        return "—".to_string();
+    }
+    if v == 0.0 {
+        return "0".to_string();
+    }
+    let a = v.abs();
+    let (ds, decade) = significant(v, digits.clamp(1, 15));
+    let sign = if v < 0.0 { "-" } else { "" };
+    if (1e-3..1e5).contains(&a) {
+        let text = trimmed(&number(v, digits));
+        if !text.contains('×') {
+            return text;
+        }
+        // 4842 to three figures: 4840, not 4.84 × 10³.
+        if let Ok(d) = usize::try_from(decade) {
+            return format!("{sign}{ds}{}", "0".repeat((d + 1).saturating_sub(ds.len())));
+        }
+    }
+    let (first, rest) = ds.split_at(1.min(ds.len()));
+    let rest = rest.trim_end_matches('0');
+    match (first, rest) {
+        ("1", "") => format!("{sign}10{}", superscript(decade)),
+        (first, "") => format!("{sign}{first} × 10{}", superscript(decade)),
+        (first, rest) => format!("{sign}{first}.{rest} × 10{}", superscript(decade)),
+    }
 }
 
 /// Below this fraction of its axis span a tick is zero (ticks are steps
@@ -452,7 +486,7 @@ mod tests {
         assert_eq!(tick(1.7e-18, 1e-17), "1.7 × 10⁻¹⁸");
         // Limit: TICK_ZERO of the span is zero, ten times it is not.
         assert_eq!(tick(TICK_ZERO, 1.0), "0");
-        assert_eq!(tick(10.0 * TICK_ZERO, 1.0), "1 × 10⁻⁸");
+        assert_eq!(tick(10.0 * TICK_ZERO, 1.0), "10⁻⁸");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use isoperf::api;
 use isoperf::chart::Theme;
 use isoperf::engine::isomap::{MapAxis, MapRequest};
-use isoperf::engine::map_layout::{MapLayout, Rect};
+use isoperf::engine::map_layout::{MapLayout, Rect, Y_TITLE_END};
 use isoperf::models::MODELS;
 use isoperf::spec::RawParams;
 use plotters::prelude::{IntoDrawingArea, SVGBackend};
@@ -146,6 +146,11 @@ fn map_texts_never_overlap_and_stay_in_the_image() {
             .collect();
         problems.extend(clashes(&x_ticks).into_iter().map(|c| format!("{what}: x ticks {c}")));
         problems.extend(clashes(&y_ticks).into_iter().map(|c| format!("{what}: y ticks {c}")));
+        for (text, r) in &y_ticks {
+            if r.x < Y_TITLE_END {
+                problems.push(format!("{what}: y tick '{text}' runs into the y axis' title: {r:?}"));
+            }
+        }
         for (text, r) in x_ticks.iter().chain(&y_ticks) {
             if !inside(r, &image) {
                 problems.push(format!("{what}: tick '{text}' leaves the image: {r:?}"));
@@ -387,4 +392,94 @@ fn schedule_row_labels_never_overlap() {
         }
     }
     assert!(checked >= 8, "only {checked} schedules measured");
+}
+
+/// The texts of an SVG chart: (text, x, y, font px, anchor, rotated).
+fn svg_texts(svg: &str) -> Vec<(String, f64, f64, f64, Anchor, bool)> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let text = t.split('>').nth(1)?.split('<').next()?.trim().to_string();
+            let anchor = if t.contains("text-anchor=\"end\"") {
+                Anchor::End
+            } else if t.contains("text-anchor=\"middle\"") {
+                Anchor::Middle
+            } else {
+                Anchor::Start
+            };
+            // plotters' SVG writes font sizes in points (px / 1.24).
+            let font = numbers(t, "font-size").first()? * 1.24;
+            Some((text, numbers(t, "x")[0], numbers(t, "y")[0], font, anchor, t.contains("rotate(")))
+        })
+        .collect()
+}
+
+/// Issue 14: on a phone a chart's x tick labels (`5 × 10⁻⁵ 1 × 10⁻⁴1.5 × 10⁻⁴`)
+/// ran into each other and an axis title ran past the chart. Every chart of
+/// every model, at its defaults and every preset, at a desktop and a phone
+/// size, DPR 1 and 2: the x tick labels keep apart, and every text is
+/// inside the image (a rotated y title within the image's height).
+#[test]
+fn chart_axis_texts_keep_apart_and_inside() {
+    let mut checked = 0;
+    for m in MODELS {
+        let spec = m.spec();
+        let sets = std::iter::once(("defaults".to_string(), RawParams::new()))
+            .chain(spec.presets().map(|p| (format!("preset {}", p.id), preset_params(p.values))));
+        for (what, raw) in sets {
+            for c in spec.charts {
+                let Ok(chart) = api::chart(spec.id, c.id, &raw) else { continue };
+                for (w, h, dpr) in [(640.0, 400.0, 1.0), (640.0, 400.0, 2.0), (358.0, 304.0, 2.0), (330.0, 280.0, 1.0)]
+                {
+                    let mut svg = String::new();
+                    {
+                        let size = ((w * dpr) as u32, (h * dpr) as u32);
+                        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+                        isoperf::chart::draw(&chart, &area, dpr, Theme::LIGHT).unwrap();
+                    }
+                    let at = format!("{}/{} ({what}) at {w}×{h}, DPR {dpr}", spec.id, c.id);
+                    let (iw, ih) = (w * dpr, h * dpr);
+                    let texts = svg_texts(&svg);
+                    for (text, x, y, font, anchor, rotated) in &texts {
+                        // Texts are fitted by the backend's own measure (the browser's
+                        // measureText; here plotters' estimate for SVG, 0.7 em per byte with
+                        // em = px / 1.24²); the x tick labels' spacing is checked below with CHAR.
+                        let width = text.len() as f64 * 0.7 * font / (1.24 * 1.24);
+                        if *rotated {
+                            assert!(
+                                width <= ih + 1.0,
+                                "{at}: the rotated '{text}' ({width:.0} px) is longer than the image"
+                            );
+                            continue;
+                        }
+                        let b = Rect { w: width, ..text_box(text, *font, *x, *y, *anchor) };
+                        let b = if matches!(anchor, Anchor::Middle) { Rect { x: x - width / 2.0, ..b } } else { b };
+                        assert!(
+                            b.x >= -1.0 && b.x + b.w <= iw + 1.0,
+                            "{at}: '{text}' runs from {:.0} to {:.0} px, outside the image's {iw} px",
+                            b.x,
+                            b.x + b.w
+                        );
+                    }
+                    // The x tick labels: centred texts on one line below the plot (the lowest such line above the axis title).
+                    let title_y =
+                        texts.iter().filter(|t| matches!(t.4, Anchor::Middle) && !t.5).map(|t| t.2).fold(0.0, f64::max);
+                    let mut ticks: Vec<&(String, f64, f64, f64, Anchor, bool)> = texts
+                        .iter()
+                        .filter(|t| matches!(t.4, Anchor::Middle) && !t.5 && t.2 < title_y && t.2 > ih / 2.0)
+                        .collect();
+                    let Some(row) = ticks.iter().map(|t| t.2).reduce(f64::max) else { continue };
+                    ticks.retain(|t| (t.2 - row).abs() < 0.5);
+                    ticks.sort_by(|a, b| a.1.total_cmp(&b.1));
+                    for pair in ticks.windows(2) {
+                        let (a, b) = (pair[0], pair[1]);
+                        let (ra, rb) = (text_box(&a.0, a.3, a.1, a.2, a.4), text_box(&b.0, b.3, b.1, b.2, b.4));
+                        assert!(ra.x + ra.w <= rb.x, "{at}: x tick labels '{}' and '{}' overlap", a.0, b.0);
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 100, "only {checked} charts measured");
 }

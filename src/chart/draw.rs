@@ -106,14 +106,28 @@ pub fn draw<DB: DrawingBackend>(
         s => s,
     };
     let (xs, ys) = (scale_of(&chart.x, &xr), scale_of(&chart.y, &yr));
-    let y_labels = label_width(&chart.y, &yr, ys);
+    let x_chars = if chart.x.tick_labels.is_empty() {
+        longest_tick(&xr, xs)
+    } else {
+        chart.x.tick_labels.iter().map(|l| l.chars().count()).max().unwrap_or(0)
+    };
+    let room = Room { y_labels: label_width(&chart.y, &yr, ys), x_chars };
     area.fill(&theme.paper).map_err(backend_err)?;
     match (xs, ys) {
-        (Scale::Linear, Scale::Linear) => draw_in(chart, area, (scale, theme), y_labels, xr, yr),
-        (Scale::Log, Scale::Linear) => draw_in(chart, area, (scale, theme), y_labels, xr.log_scale(), yr),
-        (Scale::Linear, Scale::Log) => draw_in(chart, area, (scale, theme), y_labels, xr, yr.log_scale()),
-        (Scale::Log, Scale::Log) => draw_in(chart, area, (scale, theme), y_labels, xr.log_scale(), yr.log_scale()),
+        (Scale::Linear, Scale::Linear) => draw_in(chart, area, (scale, theme), room, xr, yr),
+        (Scale::Log, Scale::Linear) => draw_in(chart, area, (scale, theme), room, xr.log_scale(), yr),
+        (Scale::Linear, Scale::Log) => draw_in(chart, area, (scale, theme), room, xr, yr.log_scale()),
+        (Scale::Log, Scale::Log) => draw_in(chart, area, (scale, theme), room, xr.log_scale(), yr.log_scale()),
     }
+}
+
+/// Room around the plot for the axes' labels: the width of the y axis'
+/// ticks and title (CSS px) and the characters of the longest x tick label
+/// (half of it may stand past the plot's right end).
+#[derive(Debug, Clone, Copy)]
+struct Room {
+    y_labels: f64,
+    x_chars: usize,
 }
 
 /// How much of its colour a faint series keeps (the rest is the paper's).
@@ -128,13 +142,12 @@ fn blend(a: RGBColor, b: RGBColor, share: f64) -> RGBColor {
 type Plot<'a, DB, X, Y> =
     ChartContext<'a, DB, Cartesian2d<<X as AsRangedCoord>::CoordDescType, <Y as AsRangedCoord>::CoordDescType>>;
 
-/// The chart's frame on `on`: title, axes' room (`y_labels` CSS px for the
-/// y axis' ticks and title) and coordinates (nothing drawn yet).
+/// The chart's frame on `on`: title, axes' room and coordinates (nothing drawn yet).
 fn frame<'a, DB, X, Y>(
     chart: &Chart,
     on: &'a DrawingArea<DB, plotters::coord::Shift>,
     (scale, theme): (f64, Theme),
-    y_labels: f64,
+    room: Room,
     x: X,
     y: Y,
 ) -> Result<Plot<'a, DB, X, Y>, DrawError>
@@ -144,13 +157,15 @@ where
     Y: AsRangedCoord<Value = f64>,
 {
     let px = |v: f64| (v * scale).round() as i32;
+    let right = px(10.0).max(px(3.4 * room.x_chars as f64));
     let (title, size) =
-        fitted_title(on, &chart.title, f64::from(on.dim_in_pixel().0) - 2.0 * f64::from(px(10.0)), scale)?;
+        fitted_title(on, &chart.title, f64::from(on.dim_in_pixel().0) - f64::from(px(10.0) + right), scale)?;
     ChartBuilder::on(on)
         .margin(px(10.0))
+        .margin_right(right)
         .caption(&title, ("sans-serif", size).into_font().color(&theme.ink))
         .x_label_area_size(px(40.0))
-        .y_label_area_size(px(y_labels))
+        .y_label_area_size(px(room.y_labels))
         .build_cartesian_2d(x, y)
         .map_err(backend_err)
 }
@@ -174,8 +189,23 @@ fn fitted_title<DB: DrawingBackend>(
         return Ok((title.to_string(), full));
     }
     let size = (full * width / w).max(11.0 * scale);
-    let mut text = title.to_string();
-    while measure(&text, size)? > width && text.chars().count() > 1 {
+    Ok((cut_to_fit(on, title, size, width)?, size))
+}
+
+/// `text` at `size` backend pixels, cut with an ellipsis to fit in `width`
+/// (an axis title longer than a phone's plot).
+fn cut_to_fit<DB: DrawingBackend>(
+    on: &DrawingArea<DB, plotters::coord::Shift>,
+    text: &str,
+    size: f64,
+    width: f64,
+) -> Result<String, DrawError> {
+    let style = TextStyle::from(("sans-serif", size).into_font());
+    let measure = |text: &str| -> Result<f64, DrawError> {
+        Ok(f64::from(on.estimate_text_size(text, &style).map_err(backend_err)?.0))
+    };
+    let mut text = text.to_string();
+    while measure(&text)? > width && text.chars().count() > 1 {
         text.pop();
         while text.ends_with(' ') {
             text.pop();
@@ -183,7 +213,7 @@ fn fitted_title<DB: DrawingBackend>(
         text.pop();
         text.push('…');
     }
-    Ok((text, size))
+    Ok(text)
 }
 
 /// A series' colour: its palette colour, blended toward the paper when faint.
@@ -200,7 +230,7 @@ fn draw_in<DB, X, Y>(
     chart: &Chart,
     area: &DrawingArea<DB, plotters::coord::Shift>,
     (scale, theme): (f64, Theme),
-    y_labels: f64,
+    room: Room,
     x: X,
     y: Y,
 ) -> Result<(), DrawError>
@@ -222,7 +252,7 @@ where
     let legend = Legend::measure(area, &entries, (scale, theme))?;
     // The legend goes in a corner of the plot where it covers none of the
     // drawing; when every corner would cover some, below the plot.
-    let whole = frame(chart, area, (scale, theme), y_labels, x.clone(), y.clone())?;
+    let whole = frame(chart, area, (scale, theme), room, x.clone(), y.clone())?;
     let ink = Ink::of(chart, |p| whole.backend_coord(&p), px(3.0));
     let plot = whole.plotting_area().get_pixel_range();
     let corner = legend.as_ref().and_then(|l| l.free_corner(plot.clone(), chart.legend, &ink));
@@ -237,20 +267,27 @@ where
     };
     // The frame again on what is left of the area (only built, nothing drawn yet: cheap).
     drop(whole);
-    let mut ctx = frame(chart, &upper, (scale, theme), y_labels, x, y)?;
+    let mut ctx = frame(chart, &upper, (scale, theme), room, x, y)?;
     let (x_span, y_span) = (span(ctx.x_range()), span(ctx.y_range()));
     // Named rows (a schedule's processors) are labelled as many as fit one above another: every row, or every other, ...
-    let room = (f64::from(ctx.plotting_area().dim_in_pixel().1) / (13.0 * scale)).floor().max(2.0) as usize;
-    let y_label_count = if chart.y.tick_labels.is_empty() { 6 } else { chart.y.tick_labels.len().min(16).min(room) };
+    let rows = (f64::from(ctx.plotting_area().dim_in_pixel().1) / (13.0 * scale)).floor().max(2.0) as usize;
+    let y_label_count = if chart.y.tick_labels.is_empty() { 6 } else { chart.y.tick_labels.len().min(16).min(rows) };
+    // As many x ticks as their labels fit side by side (6 on a desktop; fewer
+    // when `1.5 × 10⁻⁴` meets a phone), and axis titles no longer than their axis.
+    let (plot_w, plot_h) = ctx.plotting_area().dim_in_pixel();
+    let x_label_count =
+        ((f64::from(plot_w) / ((6.5 * room.x_chars as f64 + 16.0) * scale)).floor() as usize).clamp(2, 6);
+    let x_title = cut_to_fit(area, &chart.x.label, 12.0 * scale, f64::from(plot_w))?;
+    let y_title = cut_to_fit(area, &chart.y.label, 12.0 * scale, f64::from(plot_h))?;
     ctx.configure_mesh()
         .light_line_style(theme.grid.stroke_width(px(1.0).max(1) as u32))
         .bold_line_style(theme.grid.stroke_width(px(1.0).max(1) as u32))
         .axis_style(theme.ink.stroke_width(px(1.0).max(1) as u32))
-        .x_desc(chart.x.label.as_str())
-        .y_desc(chart.y.label.as_str())
+        .x_desc(x_title.as_str())
+        .y_desc(y_title.as_str())
         .label_style(font(11.0))
         .axis_desc_style(font(12.0))
-        .x_labels(6)
+        .x_labels(x_label_count)
         .y_labels(y_label_count)
         .x_label_formatter(&|v| axis_tick(&chart.x, *v, x_span))
         .y_label_formatter(&|v| axis_tick(&chart.y, *v, y_span))
@@ -502,21 +539,26 @@ fn left_of(range: &Range<i32>, length: i32) -> bool {
 /// (`1 × 10⁻⁴` needs more room than `0.5`).
 fn label_width(axis: &Axis, range: &Range<f64>, scale: Scale) -> f64 {
     let longest = if axis.tick_labels.is_empty() {
-        let span = range.end - range.start;
-        let samples: Vec<f64> = if scale == Scale::Log {
-            let (lo, hi) = (range.start.log10().floor() as i32, range.end.log10().ceil() as i32);
-            (lo.max(-330)..=hi.min(330).max(lo))
-                .flat_map(|k| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(k)))
-                .filter(|v| range.contains(v))
-                .collect()
-        } else {
-            (0..=6).map(|k| range.start + span * f64::from(k) / 6.0).collect()
-        };
-        samples.iter().map(|&v| crate::format::tick(v, span).chars().count()).max().unwrap_or(0)
+        longest_tick(range, scale)
     } else {
         axis.tick_labels.iter().map(|l| l.chars().count()).max().unwrap_or(0)
     };
     (7.0 * longest as f64 + 26.0).max(64.0)
+}
+
+/// The characters of the longest tick label a range of `scale` may get.
+fn longest_tick(range: &Range<f64>, scale: Scale) -> usize {
+    let span = range.end - range.start;
+    let samples: Vec<f64> = if scale == Scale::Log {
+        let (lo, hi) = (range.start.log10().floor() as i32, range.end.log10().ceil() as i32);
+        (lo.max(-330)..=hi.min(330).max(lo))
+            .flat_map(|k| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(k)))
+            .filter(|v| range.contains(v))
+            .collect()
+    } else {
+        (0..=6).map(|k| range.start + span * f64::from(k) / 6.0).collect()
+    };
+    samples.iter().map(|&v| crate::format::tick(v, span).chars().count()).max().unwrap_or(0)
 }
 
 fn axis_tick(axis: &Axis, v: f64, span: f64) -> String {
@@ -555,8 +597,9 @@ mod tests {
         let tick = |v: f64| axis_tick(&Axis::new("x", Scale::Linear), v, 1.0);
         assert_eq!(tick(0.5), "0.5");
         assert_eq!(tick(25.0), "25");
-        assert_eq!(tick(1e-8), "1 × 10⁻⁸");
-        assert_eq!(tick(2.5e6), "2500000"); // whole, as the page's cards print it
+        assert_eq!(tick(1e-8), "10⁻⁸");
+        assert_eq!(tick(2.5e6), "2.5 × 10⁶"); // one axis never mixes 10000 with 1e5
+        assert_eq!(tick(1e5), "10⁵");
         assert_eq!(tick(2.5e7), "2.5 × 10⁷");
         // Ticks 0.0005 apart stay apart (three decimals printed both as 0.002).
         assert_eq!([tick(0.0015), tick(0.002), tick(0.0025)], ["0.0015", "0.002", "0.0025"]);

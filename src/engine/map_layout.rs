@@ -11,8 +11,13 @@ use serde::Serialize;
 use super::isomap::{Isoline, MapAxis};
 
 /// Margins around the plot, CSS px: room for tick labels, titles and the bar.
-const MARGIN: (f64, f64, f64, f64) = (74.0, 96.0, 34.0, 52.0); // left, right, top, bottom
-/// Height over width of the whole image.
+/// The least margins (left, right, top, bottom); the side ones grow with their labels.
+const MARGIN: (f64, f64, f64, f64) = (52.0, 70.0, 34.0, 52.0);
+/// The y axis' title (12 px, turned) ends this far from the image's left edge.
+pub const Y_TITLE_END: f64 = 27.0;
+/// Height over width of the whole image 600 px wide and wider; a narrower
+/// one (a phone) grows taller, up to square at [`MIN_WIDTH`], so its plot
+/// is not a strip between the axis labels and the colour bar.
 const ASPECT: f64 = 0.66;
 /// The narrowest image laid out, CSS px.
 pub const MIN_WIDTH: f64 = 320.0;
@@ -224,19 +229,10 @@ pub struct MapLayout {
     pub bar_marks: Vec<f64>,
 }
 
-/// Short text for a tick or level: three significant figures between 1e-3
-/// and 1e5, `2.5e6` otherwise.
+/// Short text for a tick or level: three significant figures, as the
+/// charts write their ticks ([`crate::format::compact`]).
 pub fn short(v: f64) -> String {
-    if v == 0.0 {
-        return "0".into();
-    }
-    let a = v.abs();
-    if (1e-3..1e5).contains(&a) {
-        let rounded: f64 = format!("{v:.2e}").parse().unwrap_or(v);
-        format!("{rounded}")
-    } else {
-        format!("{v:.1e}").replace(".0e", "e")
-    }
+    crate::format::compact(v, 3)
 }
 
 /// Tick values: decades (and 2, 5 over a short range) on log axes, round
@@ -326,11 +322,25 @@ impl MapLayout {
     /// Lays out `map` in an image `width` CSS px wide (at least [`MIN_WIDTH`]).
     pub fn new(map: &MapPicture<'_>, width: f64) -> MapLayout {
         let width = if width.is_finite() { width.round().max(MIN_WIDTH) } else { MIN_WIDTH };
-        let height = (width * ASPECT).round();
-        let (left, right, top, bottom) = MARGIN;
-        let plot = Rect { x: left, y: top, w: width - left - right, h: height - top - bottom };
+        let narrow = ((600.0 - width) / (600.0 - MIN_WIDTH)).clamp(0.0, 1.0);
+        let height = (width * (ASPECT + (1.0 - ASPECT) * narrow)).round();
         let levels: Vec<f64> = map.isolines.iter().map(|i| i.level).collect();
         let scale = ColourScale::robust(map.values, &levels);
+        // Room for the y axis' labels left of the plot (right of its title)
+        // and for the colour bar's labels right of it, as long as they are.
+        let end = |v: f64, beyond: bool, sign: &str| if beyond { format!("{sign} {}", short(v)) } else { short(v) };
+        let text_width = |text: &str, font: f64| text.chars().count() as f64 * font * CHAR_WIDTH;
+        let y_labels = ticks(map.y).into_iter().map(|v| text_width(&short(v), 11.0)).fold(0.0, f64::max);
+        let bar_labels = scale
+            .iter()
+            .flat_map(|s| [end(s.max, s.above, "≥"), end(s.min, s.below, "≤")])
+            .chain(levels.iter().map(|&l| short(l)))
+            .map(|t| text_width(&t, 10.0))
+            .fold(0.0, f64::max);
+        let (left, right, top, bottom) = MARGIN;
+        let left = left.max(Y_TITLE_END + 4.0 + 7.0 + y_labels);
+        let right = right.max(22.0 + 14.0 + 4.0 + bar_labels + 4.0);
+        let plot = Rect { x: left, y: top, w: width - left - right, h: height - top - bottom };
         let lut: Vec<[u8; 3]> = (0..256).map(|k| colour(k as f64 / 255.0)).collect();
         let (nx, ny) = (map.nx, map.ny);
         let mut pixels = vec![0u8; nx * ny * 4];
@@ -410,7 +420,6 @@ impl MapLayout {
         let mut bar_marks = Vec::new();
         if let Some(s) = &scale {
             let at = |v: f64| bar.y + bar.h - s.fraction(v) * bar.h;
-            let end = |v: f64, beyond: bool, sign: &str| if beyond { format!("{sign} {}", short(v)) } else { short(v) };
             bar_ticks.push(Tick { at: bar.y + 4.0, text: end(s.max, s.above, "≥") });
             bar_ticks.push(Tick { at: bar.y + bar.h - 4.0, text: end(s.min, s.below, "≤") });
             // Levels between, each at least a line of 10 px text (BAR_LINE) from those placed.
@@ -704,8 +713,19 @@ mod tests {
     #[test]
     fn short_texts_and_ticks() {
         assert_eq!(
-            [short(0.5), short(25.0), short(1e-8), short(2.5e6), short(0.999)],
-            ["0.5", "25", "1e-8", "2.5e6", "0.999"]
+            [
+                short(0.5),
+                short(25.0),
+                short(1e-8),
+                short(2.5e6),
+                short(0.999),
+                short(1e5),
+                short(4.1e-5),
+                short(12000.0),
+                short(4842.3),
+                short(-4842.3)
+            ],
+            ["0.5", "25", "10⁻⁸", "2.5 × 10⁶", "0.999", "10⁵", "4.1 × 10⁻⁵", "12000", "4840", "-4840"]
         );
         let log = MapAxis { key: "m".into(), min: 1.0, max: 1000.0, log: true };
         assert_eq!(ticks(&log), [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]);

@@ -602,7 +602,7 @@ describe('iso-map: presets', () => {
       assert.deepEqual(s.y, { key: 'k', min: '1.1', max: '20', log: true });
       assert.equal(s.error, '');
       assert.equal(s.stale, false);
-      assert.ok(s.labels && /e15/.test(s.labels), `iso-energy labels: ${s.labels}`);
+      assert.ok(s.labels && / × 10¹⁵/.test(s.labels), `iso-energy labels read × 10¹⁵, as the page writes numbers: ${s.labels}`);
       assert.equal(s.hash.V, '1e13', 'V goes to the hash');
       assert.equal(s.hash['map.output'], 'E');
       assert.equal(await page.isHidden('#status'), true, 'the form stays valid');
