@@ -5,7 +5,8 @@
 //! list (`docs/architecture.md` draws them):
 //!
 //! 1. vocabulary: [`spec`], [`error`], [`format`], [`table`], [`chart`],
-//!    [`csv`], [`series`];
+//!    [`csv`], [`series`], [`collective`] (broadcast algorithms, their costs
+//!    and a simulator of their schedules);
 //! 2. [`model`]: the `Model` trait and its type-erased adapter;
 //! 3. [`models`]: the models, one directory each, and the registry;
 //! 4. [`engine`]: sweeps and iso-maps, written against the trait alone;
@@ -15,6 +16,7 @@
 //! Everything but `web` is plain Rust and builds and tests natively.
 
 pub mod chart;
+pub mod collective;
 pub mod csv;
 pub mod error;
 pub mod format;
