@@ -12,7 +12,7 @@ use std::marker::PhantomData;
 
 use crate::chart::Chart;
 use crate::error::{AnalysisError, ModelError};
-use crate::spec::{ChartSpec, ModelSpec, OutValue, OutputSpec, Outputs, Params, Remark, SweepSpec};
+use crate::spec::{Category, ChartSpec, Guide, ModelSpec, OutValue, OutputSpec, Outputs, Params, Remark, SweepSpec};
 use crate::table::Table;
 
 /// How an output's value is read from an evaluation.
@@ -24,6 +24,9 @@ pub enum Read<E> {
     Flag(fn(&E) -> bool),
     /// A vector (every load part), `None` where the model has none.
     Array(fn(&E) -> Option<Vec<f64>>),
+    /// The index of a categorical output's category (in its spec's
+    /// `categories`), `None` where it has none.
+    Category(fn(&E) -> Option<usize>),
 }
 
 /// An output, declared once: what the page shows and how it is read.
@@ -40,7 +43,18 @@ impl<E> Output<E> {
         help: &'static str,
         read: Read<E>,
     ) -> Self {
-        Output { spec: OutputSpec { key, label, unit, help }, read }
+        Output { spec: OutputSpec { key, label, unit, help, categories: &[] }, read }
+    }
+
+    /// A categorical output: one of `categories`, read as its index.
+    pub const fn category(
+        key: &'static str,
+        label: &'static str,
+        help: &'static str,
+        categories: &'static [Category],
+        read: fn(&E) -> Option<usize>,
+    ) -> Self {
+        Output { spec: OutputSpec { key, label, unit: "", help, categories }, read: Read::Category(read) }
     }
 
     pub const fn num(
@@ -60,14 +74,19 @@ impl<E> Output<E> {
             Read::Maybe(f) => f(e).map_or(OutValue::Missing, OutValue::Num),
             Read::Flag(f) => OutValue::Bool(f(e)),
             Read::Array(f) => f(e).map_or(OutValue::Missing, OutValue::Array),
+            Read::Category(f) => {
+                f(e).and_then(|k| self.spec.categories.get(k)).map_or(OutValue::Missing, |c| OutValue::Category(*c))
+            }
         }
     }
 
-    /// A numeric value, `None` for flags, vectors and missing values.
+    /// A numeric value, `None` for flags, vectors and missing values; a
+    /// category's index for a categorical output (what a map colours).
     pub fn number(&self, e: &E) -> Option<f64> {
         match &self.read {
             Read::Num(f) => Some(f(e)),
             Read::Maybe(f) => f(e),
+            Read::Category(f) => f(e).filter(|k| *k < self.spec.categories.len()).map(|k| k as f64),
             Read::Flag(_) | Read::Array(_) => None,
         }
     }
@@ -97,7 +116,7 @@ impl<E> View<E> {
 /// read with: `&output_specs::<_, { OUTPUTS.len() }>(OUTPUTS)`.
 #[allow(clippy::indexing_slicing)] // evaluated by the compiler: a bad index fails the build
 pub const fn output_specs<E, const N: usize>(outputs: &[Output<E>]) -> [OutputSpec; N] {
-    let mut out = [OutputSpec { key: "", label: "", unit: "", help: "" }; N];
+    let mut out = [OutputSpec { key: "", label: "", unit: "", help: "", categories: &[] }; N];
     let mut i = 0;
     while i < N {
         out[i] = outputs[i].spec;
@@ -219,6 +238,12 @@ pub trait Model: 'static {
         false
     }
 
+    /// Reference lines for its maps at these parameters (thresholds a
+    /// library switches at), drawn where their parameter is an axis.
+    fn map_guides(_p: &Params) -> Vec<Guide> {
+        Vec::new()
+    }
+
     /// Analyses measured data of kind `dataset` (one of `spec().datasets`).
     fn analyze(dataset: &str, _text: &str, _p: &Params) -> Result<Analysis, AnalysisError> {
         Err(AnalysisError::general(format!("{} has no data set '{dataset}'", Self::spec().id)))
@@ -245,6 +270,8 @@ pub trait AnyModel: Sync {
     fn evaluate_quick(&self, p: &Params) -> Option<Result<Box<dyn AnyEvaluation>, ModelError>>;
     #[cfg(feature = "full")]
     fn field(&self, output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool;
+    #[cfg(feature = "full")]
+    fn map_guides(&self, p: &Params) -> Vec<Guide>;
     #[cfg(feature = "full")]
     fn analyze(&self, dataset: &str, text: &str, p: &Params) -> Result<Analysis, AnalysisError>;
     #[cfg(feature = "full")]
@@ -300,6 +327,11 @@ impl<M: Model> AnyModel for Registered<M> {
     }
 
     #[cfg(feature = "full")]
+    fn map_guides(&self, p: &Params) -> Vec<Guide> {
+        M::map_guides(p)
+    }
+
+    #[cfg(feature = "full")]
     fn analyze(&self, dataset: &str, text: &str, p: &Params) -> Result<Analysis, AnalysisError> {
         M::analyze(dataset, text, p)
     }
@@ -324,7 +356,7 @@ impl<M: Model> AnyEvaluation for Erased<M> {
             let finite = match &value {
                 OutValue::Num(x) => x.is_finite(),
                 OutValue::Array(xs) => xs.iter().all(|x| x.is_finite()),
-                OutValue::Bool(_) | OutValue::Missing => true,
+                OutValue::Bool(_) | OutValue::Category(_) | OutValue::Missing => true,
             };
             if !finite {
                 return Err(ModelError::NonFinite { output: o.spec.key });

@@ -91,6 +91,18 @@ impl ParamKind {
     }
 }
 
+/// Sizes in bytes, SI and binary prefixes side by side (kB = 1000 B,
+/// KiB = 1024 B): a unit choice is explicit, never guessed.
+pub const BYTE_UNITS: &[ChoiceOption] = &[
+    ChoiceOption::unit("B", 1.0),
+    ChoiceOption::unit("kB", 1e3),
+    ChoiceOption::unit("KiB", 1024.0),
+    ChoiceOption::unit("MB", 1e6),
+    ChoiceOption::unit("MiB", 1_048_576.0),
+    ChoiceOption::unit("GB", 1e9),
+    ChoiceOption::unit("GiB", 1_073_741_824.0),
+];
+
 #[derive(Debug, Clone, Serialize)]
 pub struct ChoiceOption {
     pub value: &'static str,
@@ -309,6 +321,28 @@ pub struct OutputSpec {
     pub unit: &'static str,
     #[serde(serialize_with = "crate::format::rich_text::one")]
     pub help: &'static str,
+    /// For a categorical output (one of several labels, such as the fastest
+    /// algorithm), its categories; its value is a category's id, and maps
+    /// colour each region by its category. Empty for a number.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub categories: &'static [Category],
+}
+
+/// A reference line a model draws on its maps where parameter `key` is
+/// an axis (MPICH's switch points on the broadcast winner map): at `value`
+/// in the parameter's own units, dashed, with a short `label`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Guide {
+    pub key: &'static str,
+    pub value: f64,
+    pub label: String,
+}
+
+/// One value a categorical output can take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Category {
+    pub id: &'static str,
+    pub label: &'static str,
 }
 
 /// A named set of parameter values from a paper. Keys it leaves out keep
@@ -496,6 +530,18 @@ impl ModelSpec {
 
     pub fn param(&self, key: &str) -> Option<&ParamSpec> {
         self.params.iter().find(|p| p.key == key)
+    }
+
+    /// Base units per unit chosen in the unit choice `unit_key` of `p`
+    /// (bytes per MiB, bit/s per Gibit/s).
+    pub fn unit_factor(&self, p: &Params, unit_key: &'static str) -> Result<f64, ModelError> {
+        let chosen = p.require_choice(unit_key)?;
+        self.param(unit_key)
+            .and_then(|spec| match &spec.kind {
+                ParamKind::Choice { options, .. } => options.iter().find(|o| o.value == chosen)?.factor,
+                _ => None,
+            })
+            .ok_or_else(|| ModelError::Unknown { what: "unit", name: chosen.into(), known: vec![] })
     }
 
     /// Whether `spec` is used under the choices in `raw` (see `applies_when`).
@@ -716,6 +762,8 @@ pub enum OutValue {
     Num(f64),
     Bool(bool),
     Array(Vec<f64>),
+    /// A categorical output's category (JSON: its id).
+    Category(Category),
     /// No value for these parameters (e.g. a target that cannot be reached);
     /// a remark says why. JSON `null`.
     Missing,
@@ -742,6 +790,7 @@ impl Serialize for Outputs {
                 OutValue::Num(x) => map.serialize_entry(k, x)?,
                 OutValue::Bool(b) => map.serialize_entry(k, b)?,
                 OutValue::Array(a) => map.serialize_entry(k, a)?,
+                OutValue::Category(c) => map.serialize_entry(k, c.id)?,
                 OutValue::Missing => map.serialize_entry(k, &())?,
             }
         }

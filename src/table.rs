@@ -35,6 +35,10 @@ pub struct Row {
     /// A plain-language remark shown under the row.
     #[serde(serialize_with = "crate::format::rich_text::maybe", skip_serializing_if = "Option::is_none")]
     pub remark: Option<String>,
+    /// A link from the row's first cell to a view of the page (a hash,
+    /// `#model=broadcast&p=5&…`; nothing else is a link).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
 }
 
 /// Tables as CSV: for each, its title, its columns, its rows and a blank
@@ -68,7 +72,12 @@ mod tests {
             title: "Fit, eq. (1)".into(),
             caption: String::new(),
             columns: vec!["a".into(), "b".into()],
-            rows: vec![Row { cells: vec!["C1".into(), "[1, 2] \"s\"".into()], status: Status::Plain, remark: None }],
+            rows: vec![Row {
+                cells: vec!["C1".into(), "[1, 2] \"s\"".into()],
+                status: Status::Plain,
+                remark: None,
+                link: None,
+            }],
             notes: Vec::new(),
         };
         assert_eq!(to_csv(&[t]), "\"Fit, eq. (1)\"\na,b\nC1,\"[1, 2] \"\"s\"\"\"\n");

@@ -226,3 +226,140 @@ fn mpich_switches_at_its_thresholds() {
     assert_eq!(mpich_choice(64, 524_288.0), Algorithm::ScatterRing);
     assert_eq!(mpich_choice(63, 20_000.0), Algorithm::ScatterRing);
 }
+
+// ---- The model, through the facade the page and the CLI use ----------------------------------
+
+mod common;
+use common::{evaluate, missing, num, raw};
+use isoperf::api;
+use isoperf::spec::{OutValue, Outputs};
+
+/// A categorical output's id.
+fn category(out: &Outputs, key: &str) -> &'static str {
+    out.0
+        .iter()
+        .find_map(|(k, v)| match v {
+            OutValue::Category(c) if *k == key => Some(c.id),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no category {key}"))
+}
+
+/// Table 2 of the matrix-multiplication paper (Li, Fox, Qiu) prices the
+/// broadcast of an M × M matrix over N processes at ⌈log₂ N⌉ M² T_comm
+/// (MS-MPI's binomial tree) and M² T_comm (Fox's pipeline, whose start-ups
+/// vanish as segments shrink); its flat tree, N M² T_comm, counts the root
+/// too. With α → 0 and β = T_comm per 8-byte element the model gives them.
+#[test]
+fn table2_of_the_pmm_paper() {
+    // Table 3's MS.MPI Tempest 20 Gbps rate: 18.17 × 10⁶ elements/s; N = 25, M = 16000.
+    let (n_procs, m, t_comm) = (25u64, 16000.0, 1.0 / 18.17e6);
+    let net = Network::Hockney { alpha: 1e-15, beta: t_comm / 8.0 };
+    let bytes = 8.0 * m * m;
+    let m2 = m * m * t_comm;
+    // The binomial tree takes whole rounds: ⌈log₂ 25⌉ = 5 (SPEC, pmm).
+    assert!(close(algorithms::binomial(n_procs, bytes, &net), 5.0 * m2));
+    // The pipeline reaches M² T_comm as segments shrink: (p + k − 2)/k → 1, within (p − 2)/k of 2²⁰ segments.
+    let (k, chain) = best_segments(Algorithm::Chain, n_procs, bytes, &net);
+    assert_eq!(k, algorithms::MAX_SEGMENTS);
+    assert!((chain / m2 - 1.0).abs() <= 23.0 / algorithms::MAX_SEGMENTS as f64 + EXACT, "{chain} vs {m2}");
+    // The flat tree sends N − 1 copies; Table 2 writes N M² T_comm, within 1/N.
+    let flat = algorithms::flat(n_procs, bytes, &net);
+    assert!(close(flat, 24.0 * m2) && (25.0 * m2 - flat) / (25.0 * m2) <= 1.0 / 25.0 + EXACT);
+}
+
+/// SPEC, broadcast: the chain's best segment size is s* = √(n α / ((p − 2) β)),
+/// so its best count n/s* = √((p − 2) n β / α); the integer search lands next to it.
+#[test]
+fn the_chains_best_count_is_the_specs_optimum() {
+    for (p, n, alpha, beta) in [(64u64, 1e7, 1e-5, 1e-9), (10, 1e6, 2e-6, 1e-8), (1000, 1e9, 5e-5, 4e-11)] {
+        let net = Network::Hockney { alpha, beta };
+        let k_star = ((p - 2) as f64 * n * beta / alpha).sqrt();
+        let (k, _) = best_segments(Algorithm::Chain, p, n, &net);
+        assert!((k as f64 - k_star).abs() <= 1.0, "p = {p}, n = {n}: k = {k}, SPEC's optimum {k_star}");
+    }
+}
+
+#[test]
+fn the_model_reports_every_algorithm_and_the_winner() {
+    // Defaults: pmm's row broadcast on Tempest (p = 5, 81.92 MB, α = 42.5 µs, β = 1/(8 × 18.17 × 10⁶)).
+    let out = evaluate("broadcast", &[]);
+    let net = Network::Hockney { alpha: 42.5e-6, beta: 1.0 / (8.0 * 18.17e6) };
+    let n = 81_920_000.0;
+    assert!(close(num(&out, "T_binomial"), algorithms::binomial(5, n, &net)));
+    assert!(close(num(&out, "T"), num(&out, "T_binomial")), "the default algorithm is the binomial tree");
+    assert!(close(num(&out, "lower_bound"), lower_bound(5, n, &net)));
+    assert!(close(num(&out, "T_chain"), best_segments(Algorithm::Chain, 5, n, &net).1));
+    // Recursive doubling needs a power of two: a gap, not a number.
+    assert!(missing(&out, "T_scatter_rd"));
+    assert!(missing(&out, "segments_best"), "the binomial tree is not segmented");
+    // The fastest is the least of the seven; MPICH takes the binomial tree below 8 processes.
+    let times: Vec<(&str, f64)> = ["flat", "binomial", "chain", "binary", "split_binary", "scatter_ring"]
+        .into_iter()
+        .map(|id| (id, num(&out, &format!("T_{id}"))))
+        .collect();
+    let least = times.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+    assert_eq!(category(&out, "best"), least.0);
+    assert_eq!(category(&out, "mpich"), "binomial");
+    assert!(close(num(&out, "mpich_ratio"), num(&out, "T_binomial") / least.1));
+    // A power of two: recursive doubling has its time, and the chosen chain its best count.
+    let out = evaluate("broadcast", &[("p", "64"), ("algorithm", "chain"), ("n", "1"), ("n_unit", "MiB")]);
+    assert!(num(&out, "T_scatter_rd") > 0.0);
+    let (k, t) = best_segments(Algorithm::Chain, 64, 1_048_576.0, &net);
+    assert_eq!(num(&out, "segments_best"), k as f64);
+    assert!(close(num(&out, "T"), t));
+    // A fixed segment count applies to every segmented algorithm.
+    let out = evaluate("broadcast", &[("p", "64"), ("algorithm", "binary"), ("segments", "8")]);
+    assert!(close(num(&out, "T"), algorithms::binary(64, n, 8, &net)));
+    // LogGP: the same algorithms under the other cost model.
+    let out = evaluate(
+        "broadcast",
+        &[("cost", "loggp"), ("p", "16"), ("L", "2e-6"), ("o", "3e-7"), ("g", "5e-7"), ("G", "2e-10")],
+    );
+    let lg = Network::LogGP { l: 2e-6, o: 3e-7, g: 5e-7, big_g: 2e-10 };
+    assert!(close(num(&out, "T_flat"), algorithms::flat(16, n, &lg)));
+    assert!(close(num(&out, "lower_bound"), lower_bound(16, n, &lg)));
+}
+
+/// The page's bad input: each a message at its field naming the valid range.
+#[test]
+fn bad_input_is_refused_at_its_field() {
+    type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, &'a str);
+    let cases: &[Case] = &[
+        (&[("p", "1")], "p", "2 ≤ value"),
+        (&[("p", "2.5")], "p", "integer"),
+        (&[("p", "1e9")], "p", "≤ 1e8"),
+        (&[("n", "0")], "n", "0 < value"),
+        (&[("n", "-5")], "n", "0 < value"),
+        (&[("n", "0.5")], "n", "at least 1 byte"),
+        (&[("alpha", "0")], "alpha", "0 < value"),
+        (&[("beta", "-1e-9")], "beta", "0 < value"),
+        (&[("cost", "loggp"), ("o", "1e-6"), ("g", "1e-7")], "g", "g ≥ o"),
+        (&[("cost", "loggp"), ("G", "0")], "G", "0 < value"),
+        (&[("n", "10"), ("segments", "11")], "segments", "1 to 10"),
+        (&[("segments", "2e6")], "segments", "≤ 1048576"),
+        (&[("algorithm", "<script>")], "algorithm", "flat"),
+    ];
+    for (pairs, key, says) in cases {
+        let e = api::evaluate("broadcast", &raw(pairs)).expect_err(&format!("{pairs:?} is accepted"));
+        let fields = e.field_errors();
+        let f = fields.iter().find(|f| f.key == *key).unwrap_or_else(|| panic!("{pairs:?}: no message at {key}: {e}"));
+        assert!(f.message.contains(says), "{pairs:?}: '{}' does not say '{says}'", f.message);
+    }
+}
+
+/// p in the millions: the formulas answer at once; the timeline says it
+/// draws at most 64 processes instead of simulating millions.
+#[test]
+fn millions_of_processes_get_formulas_and_no_timeline() {
+    let out = evaluate("broadcast", &[("p", "5000000"), ("algorithm", "scatter_ring")]);
+    assert!(num(&out, "T") > 0.0 && num(&out, "T_binomial") > 0.0);
+    let e = api::chart("broadcast", "timeline", &raw(&[("p", "5000000")])).unwrap_err();
+    assert!(e.to_string().contains("at most 64"), "{e}");
+    // At p ≤ 64 it is drawn, with one row per process.
+    let chart =
+        api::chart("broadcast", "timeline", &raw(&[("p", "16"), ("algorithm", "chain"), ("segments", "4")])).unwrap();
+    assert_eq!(chart.y.tick_labels.len(), 16);
+    let bars: usize = chart.series.iter().map(|s| s.spans.len()).sum();
+    assert_eq!(bars, 15 * 4, "a chain of 16 passes 4 segments over 15 links");
+}

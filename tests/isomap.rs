@@ -207,7 +207,7 @@ fn an_axis_the_choices_leave_unused_is_refused() {
 /// no two labels (on the lines or beside the bar) cover each other.
 #[test]
 fn the_map_image_is_laid_out_without_overlaps() {
-    use isoperf::engine::map_layout::{colour, MapLayout};
+    use isoperf::engine::map_layout::{category_colour, colour, MapLayout};
     for model in isoperf::models::MODELS {
         let spec = model.spec();
         for preset in spec.maps {
@@ -217,18 +217,33 @@ fn the_map_image_is_laid_out_without_overlaps() {
             let raw: RawParams = common::preset_params(preset.values);
             let m = api::iso_map(spec.id, &raw, &r).unwrap();
             for width in [320.0, 640.0, 1100.0] {
-                let l: MapLayout = api::map_layout(spec.id, &r, &m.values, width).unwrap();
+                let l: MapLayout = api::map_layout(spec.id, &r, &m.values, width, &raw).unwrap();
                 let tag = format!("{}/{} at {width}", spec.id, preset.id);
                 assert_eq!(l.pixels.len(), 48 * 48 * 4, "{tag}");
                 // 0.66 of the width from 600 px up; taller below, square at the narrowest (a phone).
                 let aspect = if width >= 600.0 { 0.66 } else { 0.66 + 0.34 * (600.0 - width) / 280.0 };
-                assert!((l.height - (width * aspect).round()).abs() < 1.0, "{tag}: height {}", l.height);
+                let base = (width * aspect).round();
+                if l.categorical {
+                    // A categorical map adds its legend's rows below the axis title.
+                    let rows = l.legend.iter().map(|e| e.y).fold(0.0, f64::max);
+                    assert!(
+                        !l.legend.is_empty() && l.height >= base + 12.0 && rows < l.height,
+                        "{tag}: height {}, legend to {rows}",
+                        l.height
+                    );
+                } else {
+                    assert!((l.height - base).abs() < 1.0, "{tag}: height {}", l.height);
+                }
                 // Node (i, j) is pixel (i, ny − 1 − j): the y axis points up.
                 for (k, v) in m.values.iter().enumerate() {
                     let (i, j) = (k % 48, k / 48);
                     let o = ((47 - j) * 48 + i) * 4;
                     // A gap is transparent (the page's gap colour shows through).
                     let expect = match &l.scale {
+                        _ if l.categorical && v.is_finite() => {
+                            let [r, g, b] = category_colour(*v as usize);
+                            [r, g, b, 255]
+                        }
                         Some(s) if v.is_finite() => {
                             let [r, g, b] = colour((255.0 * s.fraction(*v)).round() / 255.0);
                             [r, g, b, 255]
@@ -256,6 +271,25 @@ fn the_map_image_is_laid_out_without_overlaps() {
                 at.sort_by(f64::total_cmp);
                 assert!(at.windows(2).all(|w| w[1] - w[0] >= 11.0 - 1e-9), "{tag}: bar labels {:?}", l.bar_ticks);
                 assert!(!l.x_ticks.is_empty() && !l.y_ticks.is_empty(), "{tag}");
+                // Legend entries and guide labels stay in the image, apart from each other.
+                let image = |x: f64, y: f64| x >= 0.0 && x <= l.width && y >= 0.0 && y <= l.height;
+                for e in &l.legend {
+                    let end = e.x + 14.0 + e.text.chars().count() as f64 * 11.0 * 0.62;
+                    assert!(image(e.x, e.y) && end <= l.width + 1.0, "{tag}: legend '{}' leaves the image", e.text);
+                }
+                for (a, ga) in l.guides.iter().enumerate() {
+                    assert!(
+                        image(ga.rect.x, ga.rect.y) && image(ga.rect.x + ga.rect.w, ga.rect.y + ga.rect.h),
+                        "{tag}: guide '{}' leaves the image",
+                        ga.label
+                    );
+                    for gb in &l.guides[a + 1..] {
+                        let (ra, rb) = (ga.rect, gb.rect);
+                        let apart =
+                            ra.x + ra.w <= rb.x || rb.x + rb.w <= ra.x || ra.y + ra.h <= rb.y || rb.y + rb.h <= ra.y;
+                        assert!(apart, "{tag}: guide labels {} and {} overlap", ga.label, gb.label);
+                    }
+                }
                 // Tick labels keep apart: 11 px text at about 0.62 em a character.
                 let mut labelled: Vec<_> = l.x_ticks.iter().filter(|t| !t.text.is_empty()).collect();
                 labelled.sort_by(|a, b| a.at.total_cmp(&b.at));
@@ -305,7 +339,7 @@ fn the_grid_csv_has_a_line_per_node_and_empty_gaps() {
     r.nx = 16;
     r.ny = 12;
     let m = api::iso_map("dlt", &RawParams::new(), &r).unwrap();
-    let csv = isoperf::engine::isomap::grid_csv(&r, &m.values);
+    let csv = isoperf::engine::isomap::grid_csv(&r, &m.values, &[]);
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "m,V,efficiency");
     assert_eq!(lines.len(), 16 * 12 + 1);

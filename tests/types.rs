@@ -534,7 +534,7 @@ fn check_full(s: &mut Samples) {
             let raw = preset_params(preset.values);
             let map = api::iso_map(spec.id, &raw, &request).unwrap_or_else(|e| panic!("{what}: {e}"));
             s.check(&map, "IsoMap", &format!("isoMap {what}"));
-            let layout = api::map_layout(spec.id, &request, &map.values, 640.0).unwrap();
+            let layout = api::map_layout(spec.id, &request, &map.values, 640.0, &RawParams::new()).unwrap();
             s.check(&layout, "MapLayoutData", &format!("mapLayout {what}"));
         }
         // Every chart as data (chartData), at the defaults, and with a

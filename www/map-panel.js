@@ -99,7 +99,12 @@ function fillMapControls() {
     f.querySelector('.map-max').value = Number.isFinite(a.max) ? fieldText(a.max) : '';
     f.querySelector('.map-log-box').checked = a.log;
   }
-  panel.querySelector('.map-levels').value = r.levels.map(fieldText).join(', ');
+  const levels = panel.querySelector('.map-levels');
+  levels.value = r.levels.map(fieldText).join(', ');
+  // A categorical output (the fastest algorithm) colours regions: it has no levels.
+  const categorical = Boolean(state.model.outputs.find((o) => o.key === r.output)?.categories);
+  levels.disabled = categorical;
+  levels.title = categorical ? 'A map of categories colours its regions and draws their boundaries: no levels.' : '';
   panel.querySelector('.map-grid').value = String(r.nx);
 }
 
@@ -238,7 +243,7 @@ export function paintMap() {
   const canvas = box().querySelector('.map-canvas');
   canvas.classList.remove('stale');
   const width = Math.round(canvas.clientWidth || 640);
-  const layout = mapLayout(state.model.id, m.request, m.values, width);
+  const layout = mapLayout(state.model.id, m.request, m.values, width, { ...state.values });
   state.map.geometry = paint(canvas, layout, dpr());
   canvas.dataset.labels = state.map.geometry.labels.join('|');
   box().querySelector('.map-scale-note').textContent = layout.scale?.note ?? '';
@@ -252,6 +257,7 @@ export function onMapHover(event) {
   const rect = event.target.getBoundingClientRect();
   const r = readout(m, state.map.geometry, event.clientX - rect.left, event.clientY - rect.top);
   if (!r) return;
-  const value = Number.isFinite(r.value) ? formatNumber(r.value) : `— (${state.model.gaps})`;
+  const categories = state.model.outputs.find((o) => o.key === m.output)?.categories;
+  const value = !Number.isFinite(r.value) ? `— (${state.model.gaps})` : categories ? plain(categories[r.value]?.label ?? '') : formatNumber(r.value);
   box().querySelector('.map-readout').textContent = `${m.x.key} = ${formatNumber(r.x)}, ${m.y.key} = ${formatNumber(r.y)}: ${m.output} = ${value}`;
 }

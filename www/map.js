@@ -92,7 +92,7 @@ export function paint(canvas, layout, dpr) {
   }
   ctx.font = '12px system-ui, sans-serif';
   ctx.textAlign = 'center'; ctx.textBaseline = 'bottom';
-  ctx.fillText(layout.x_title, plot.x + plot.w / 2, height - 6);
+  ctx.fillText(layout.x_title, plot.x + plot.w / 2, layout.x_title_at);
   ctx.save();
   ctx.translate(14, plot.y + plot.h / 2);
   ctx.rotate(-Math.PI / 2);
@@ -103,6 +103,42 @@ export function paint(canvas, layout, dpr) {
   ctx.textBaseline = 'top';
   ctx.fillText(layout.title, plot.x + plot.w / 2, 8);
 
+  // The model's reference lines (a library's switch points): dashed, each labelled on a light box.
+  ctx.lineWidth = 1.5;
+  for (const g of layout.guides) {
+    ctx.strokeStyle = '#111';
+    ctx.setLineDash([6, 4]);
+    ctx.beginPath(); ctx.moveTo(g.x1, g.y1); ctx.lineTo(g.x2, g.y2); ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.fillStyle = 'rgba(255,255,255,0.9)';
+    ctx.fillRect(g.rect.x, g.rect.y, g.rect.w, g.rect.h);
+    ctx.fillStyle = '#111';
+    ctx.font = '10px system-ui, sans-serif';
+    ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+    ctx.fillText(g.label, g.rect.x + g.rect.w / 2, g.rect.y + g.rect.h / 2);
+  }
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = ink;
+  ctx.fillStyle = ink;
+  if (layout.categorical) {
+    // A categorical map: a legend of its regions' colours (and the dashed lines) instead of a colour bar.
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textAlign = 'left'; ctx.textBaseline = 'middle';
+    for (const e of layout.legend) {
+      if (e.rgb) {
+        ctx.fillStyle = `rgb(${e.rgb[0]},${e.rgb[1]},${e.rgb[2]})`;
+        ctx.fillRect(e.x, e.y - 5, 10, 10);
+        ctx.strokeRect(e.x, e.y - 5, 10, 10);
+      } else {
+        ctx.setLineDash([4, 3]); ctx.lineWidth = 1.5;
+        ctx.beginPath(); ctx.moveTo(e.x, e.y); ctx.lineTo(e.x + 10, e.y); ctx.stroke();
+        ctx.setLineDash([]); ctx.lineWidth = 1;
+      }
+      ctx.fillStyle = ink;
+      ctx.fillText(e.text, e.x + 14, e.y);
+    }
+    return { plot, labels: layout.labels.map((l) => l.text) };
+  }
   // The colour bar: one pixel per row, stretched without smoothing; a mark at each level.
   blit(ctx, layout.barPixels, 1, layout.barPixels.length / 4, bar, false);
   ctx.strokeRect(bar.x, bar.y, bar.w, bar.h);

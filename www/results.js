@@ -22,7 +22,9 @@ export function tableCards(list, { exportable = false } = {}) {
         el('table', {},
           el('thead', {}, el('tr', {}, t.columns.map((c) => el('th', { scope: 'col' }, rich(c))))),
           el('tbody', {}, t.rows.flatMap((r) => [
-            el('tr', { class: `row-${r.status}` }, r.cells.map((c, i) => el(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row' } : {}, rich(c)))),
+            el('tr', { class: `row-${r.status}` }, r.cells.map((c, i) => el(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row' } : {},
+              // A row may link its first cell to another view of this page (a '#model=' hash, nothing else).
+              i === 0 && /^#model=[\w-]+(&|$)/.test(r.link ?? '') ? el('a', { href: r.link, title: 'Open in its model' }, rich(c)) : rich(c)))),
             r.remark ? el('tr', { class: 'remark' }, el('td', { colspan: t.columns.length }, rich(r.remark))) : null,
           ])))),
       t.notes.map((n) => el('p', { class: 'table-note' }, rich(n)))));

@@ -223,6 +223,7 @@ pub fn chart_table(chart: &Chart) -> Table {
                 cells: std::iter::once(first).chain(values.iter().map(shown)).collect(),
                 status: Status::Plain,
                 remark: None,
+                link: None,
             }
         })
         .collect();

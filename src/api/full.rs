@@ -84,11 +84,16 @@ pub fn map_layout(
     request: &isomap::MapRequest,
     values: &[f64],
     width: f64,
+    raw: &RawParams,
 ) -> Result<map_layout::MapLayout, isomap::MapError> {
-    let spec = map_model(id)?.spec();
+    let model = map_model(id)?;
+    let spec = model.spec();
     isomap::check_grid(request, values)?;
     let axis_title = |a: &isomap::MapAxis| format!("{}{}", spec.axis_label(&a.key), if a.log { ", log" } else { "" });
-    let isolines = isomap::isolines_of(values, request);
+    let categories = isomap::categories(model, &request.output);
+    let isolines = isomap::lines_of(values, request, categories);
+    // The model's reference lines at these parameters (none when they do not parse).
+    let guides = lenient(model, raw).map(|p| model.map_guides(&p)).unwrap_or_default();
     let picture = map_layout::MapPicture {
         x: &request.x,
         y: &request.y,
@@ -99,8 +104,16 @@ pub fn map_layout(
         title: spec.axis_label(&request.output),
         x_title: axis_title(&request.x),
         y_title: axis_title(&request.y),
+        categories,
+        guides: &guides,
     };
     Ok(map_layout::MapLayout::new(&picture, width))
+}
+
+/// A computed grid as CSV (`x,y,output`; a categorical output's cells are category ids).
+pub fn map_csv(id: &str, request: &isomap::MapRequest, values: &[f64]) -> Result<String, isomap::MapError> {
+    isomap::check_grid(request, values)?;
+    Ok(isomap::grid_csv(request, values, isomap::categories(map_model(id)?, &request.output)))
 }
 
 /// The isolines of a computed grid (`values`, nx × ny), in parameter units.

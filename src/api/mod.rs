@@ -268,6 +268,7 @@ fn display(spec: &ModelSpec, outputs: &Outputs) -> BTreeMap<&'static str, Displa
         let (text, human) = match value {
             OutValue::Num(x) => (format::number(*x, 4), if unit == "s" { format::duration(*x) } else { String::new() }),
             OutValue::Bool(b) => ((if *b { "yes" } else { "no" }).to_string(), String::new()),
+            OutValue::Category(c) => (c.label.to_string(), String::new()),
             OutValue::Array(xs) => (format::array(xs), String::new()),
             OutValue::Missing => ("—".to_string(), String::new()),
         };

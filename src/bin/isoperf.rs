@@ -89,9 +89,10 @@ fn map(model: &str, args: &[String]) -> Result<Output, String> {
         ny: grid.1,
         levels,
     };
-    let m = api::iso_map(model, &parse_pairs(&pairs)?, &request).map_err(|e| e.to_string())?;
+    let raw = parse_pairs(&pairs)?;
+    let m = api::iso_map(model, &raw, &request).map_err(|e| e.to_string())?;
     let Some(image) = image else { return json(&m).map(Output::Text) };
-    let layout = api::map_layout(model, &request, &m.values, width).map_err(|e| e.to_string())?;
+    let layout = api::map_layout(model, &request, &m.values, width, &raw).map_err(|e| e.to_string())?;
     Ok(if image == "--svg" {
         Output::Text(layout.to_svg())
     } else {

@@ -6,7 +6,7 @@ use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{Axis, Chart, Corner, Series, Style, PALETTE};
+use super::{Axis, Chart, Corner, Series, Style, INK, PALETTE};
 use crate::spec::Scale;
 
 /// The colours a chart is drawn in: its paper, its ink (text, axes) and its grid.
@@ -218,7 +218,11 @@ fn cut_to_fit<DB: DrawingBackend>(
 
 /// A series' colour: its palette colour, blended toward the paper when faint.
 fn colour_of(s: &Series, theme: Theme) -> RGBColor {
-    let color = PALETTE.get(s.color % PALETTE.len()).map_or(theme.ink, |&(r, g, b)| RGBColor(r, g, b));
+    let color = if s.color == INK {
+        theme.ink
+    } else {
+        PALETTE.get(s.color % PALETTE.len()).map_or(theme.ink, |&(r, g, b)| RGBColor(r, g, b))
+    };
     if s.faint {
         blend(color, theme.paper, FAINT)
     } else {

@@ -120,6 +120,10 @@ pub struct Chart {
     pub note: Option<String>,
 }
 
-/// Colour-blind-safe (Okabe–Ito) series colours.
-pub const PALETTE: [(u8, u8, u8); 6] =
-    [(213, 94, 0), (0, 114, 178), (0, 158, 115), (204, 121, 167), (230, 159, 0), (86, 180, 233)];
+/// Colour-blind-safe (Okabe–Ito) series colours, and a grey for a seventh.
+pub const PALETTE: [(u8, u8, u8); 7] =
+    [(213, 94, 0), (0, 114, 178), (0, 158, 115), (204, 121, 167), (230, 159, 0), (86, 180, 233), (128, 128, 128)];
+
+/// A series colour that is the theme's ink (a bound, a reference line);
+/// small enough to cross JSON as an exact number.
+pub const INK: usize = 999;

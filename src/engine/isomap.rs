@@ -12,7 +12,7 @@ use super::contour;
 use crate::format::echo;
 use crate::model::AnyModel;
 use crate::spec::num;
-use crate::spec::{ParamKind, Params, RawParams, RawValue, Value};
+use crate::spec::{Category, ParamKind, Params, RawParams, RawValue, Value};
 
 /// Grid sizes allowed per axis.
 pub const MIN_GRID: usize = 2;
@@ -160,6 +160,10 @@ pub struct IsoMap {
     pub gaps: usize,
     pub min: Option<f64>,
     pub max: Option<f64>,
+    /// For a categorical output: its categories, which `values` index; the
+    /// isolines are then the boundaries between regions (level: the index).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub categories: Vec<Category>,
     pub isolines: Vec<Isoline>,
 }
 
@@ -307,9 +311,44 @@ pub fn isolines_of(values: &[f64], request: &MapRequest) -> Vec<Isoline> {
         .collect()
 }
 
+/// The boundaries of a categorical grid (each value a category's index,
+/// `count` categories): for each category present, the line where its
+/// indicator crosses ½, as an isoline whose level is the category's index.
+pub fn boundaries(values: &[f64], request: &MapRequest, count: usize) -> Vec<Isoline> {
+    (0..count)
+        .filter(|&k| values.contains(&(k as f64)))
+        .map(|k| {
+            let indicator: Vec<f64> = values
+                .iter()
+                .map(|v| if v.is_finite() { f64::from(u8::from(*v == k as f64)) } else { f64::NAN })
+                .collect();
+            let mut one = request.clone();
+            one.levels = vec![0.5];
+            let lines = isolines_of(&indicator, &one).into_iter().flat_map(|i| i.lines).collect();
+            Isoline { level: k as f64, lines }
+        })
+        .collect()
+}
+
+/// The categories of `output` of `model` (empty for a numeric output).
+pub fn categories(model: &dyn AnyModel, output: &str) -> &'static [Category] {
+    model.spec().outputs.iter().find(|o| o.key == output).map_or(&[], |o| o.categories)
+}
+
+/// The lines a map of `values` draws: isolines at the levels, or for a
+/// categorical output the boundaries between its regions.
+pub fn lines_of(values: &[f64], request: &MapRequest, categories: &[Category]) -> Vec<Isoline> {
+    if categories.is_empty() {
+        isolines_of(values, request)
+    } else {
+        boundaries(values, request, categories.len())
+    }
+}
+
 /// Evaluates `request` over the grid and extracts its isolines.
 pub fn map(model: &dyn AnyModel, raw: &RawParams, request: &MapRequest) -> Result<IsoMap, MapError> {
     let values = field_rows(model, raw, request, 0..request.ny)?;
+    let categories = categories(model, &request.output);
     let finite = values.iter().copied().filter(|v| v.is_finite());
     let (min, max) = finite.fold((None, None), |(lo, hi): (Option<f64>, Option<f64>), v| {
         (Some(lo.map_or(v, |l| l.min(v))), Some(hi.map_or(v, |h| h.max(v))))
@@ -322,10 +361,11 @@ pub fn map(model: &dyn AnyModel, raw: &RawParams, request: &MapRequest) -> Resul
         nx: request.nx,
         ny: request.ny,
         gaps: values.iter().filter(|v| !v.is_finite()).count(),
-        isolines: isolines_of(&values, request),
+        isolines: lines_of(&values, request, categories),
         values,
         min,
         max,
+        categories: categories.to_vec(),
     })
 }
 
@@ -363,15 +403,23 @@ fn generic_field(
 }
 
 /// A computed grid as CSV: `x,y,output` and a line per node (x fastest),
-/// the coordinates as the engine sampled them, an empty cell for a gap.
-pub fn grid_csv(request: &MapRequest, values: &[f64]) -> String {
+/// the coordinates as the engine sampled them, an empty cell for a gap; a
+/// categorical output's cells are its categories' ids.
+pub fn grid_csv(request: &MapRequest, values: &[f64], categories: &[Category]) -> String {
     let xs = request.x.values(request.nx);
     let ys = request.y.values(request.ny);
     let mut out = format!("{},{},{}", request.x.key, request.y.key, request.output);
     for (j, y) in ys.iter().enumerate() {
         for (i, x) in xs.iter().enumerate() {
             let v = values.get(j * request.nx + i).copied().filter(|v| v.is_finite());
-            let _ = write!(out, "\n{x},{y},{}", v.map(|v| v.to_string()).unwrap_or_default());
+            let cell = match v {
+                Some(v) if !categories.is_empty() => {
+                    categories.get(v as usize).map(|c| c.id.to_string()).unwrap_or_default()
+                }
+                Some(v) => v.to_string(),
+                None => String::new(),
+            };
+            let _ = write!(out, "\n{x},{y},{cell}");
         }
     }
     out

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::isomap::{Isoline, MapAxis};
+use crate::spec::{Category, Guide};
 
 /// Margins around the plot, CSS px: room for tick labels, titles and the bar.
 /// The least margins (left, right, top, bottom); the side ones grow with their labels.
@@ -227,6 +228,56 @@ pub struct MapLayout {
     pub bar_ticks: Vec<Tick>,
     /// Where each level inside the scale crosses the bar (CSS px), labelled or not.
     pub bar_marks: Vec<f64>,
+    /// A categorical map: regions coloured by category, no colour bar.
+    pub categorical: bool,
+    /// A categorical map's legend (below the axis title), and the guides'.
+    pub legend: Vec<LegendEntry>,
+    pub guides: Vec<GuideLine>,
+    /// The baseline of the x axis' title, CSS px.
+    pub x_title_at: f64,
+}
+
+/// A category's colour: the charts' palette, in category order.
+pub fn category_colour(k: usize) -> [u8; 3] {
+    let (r, g, b) = crate::chart::PALETTE.get(k % crate::chart::PALETTE.len()).copied().unwrap_or((128, 128, 128));
+    [r, g, b]
+}
+
+/// The legend's text for the dashed lines: what they mark, once.
+fn guide_legend(guides: &[Guide]) -> String {
+    let mut sources: Vec<&str> = guides.iter().filter_map(|g| g.label.split(':').next()).collect();
+    sources.dedup();
+    format!("dashed: {}", sources.join(", "))
+}
+
+/// The guides whose parameter is an axis, as lines across the plot, each
+/// labelled (the text after its ':') at the top (an x guide) or at the
+/// left (a y guide) of the plot, apart from the labels placed before.
+fn guide_lines(map: &MapPicture<'_>, plot: Rect, px: &dyn Fn(f64) -> f64, py: &dyn Fn(f64) -> f64) -> Vec<GuideLine> {
+    let inside = |a: &MapAxis, v: f64| v >= a.min && v <= a.max && (!a.log || v > 0.0);
+    let mut out: Vec<GuideLine> = Vec::new();
+    for g in map.guides {
+        let text = g.label.split_once(':').map_or(g.label.as_str(), |(_, t)| t.trim()).to_string();
+        let w = text.chars().count() as f64 * 10.0 * CHAR_WIDTH + 6.0;
+        let (line, mut rect) = if g.key == map.x.key && inside(map.x, g.value) {
+            let x = px(g.value);
+            let left = if x + 3.0 + w <= plot.x + plot.w { x + 3.0 } else { x - 3.0 - w };
+            ((x, plot.y, x, plot.y + plot.h), Rect { x: left, y: plot.y + 3.0, w, h: 14.0 })
+        } else if g.key == map.y.key && inside(map.y, g.value) {
+            let y = py(g.value);
+            let top = if y - 17.0 >= plot.y { y - 17.0 } else { y + 3.0 };
+            ((plot.x, y, plot.x + plot.w, y), Rect { x: plot.x + 3.0, y: top, w, h: 14.0 })
+        } else {
+            continue;
+        };
+        // Step down past the labels already placed.
+        while out.iter().any(|o| o.rect.overlaps(&rect)) && rect.y + 2.0 * rect.h < plot.y + plot.h {
+            rect.y += rect.h + 2.0;
+        }
+        let (x1, y1, x2, y2) = line;
+        out.push(GuideLine { x1, y1, x2, y2, label: text, rect });
+    }
+    out
 }
 
 /// Short text for a tick or level: three significant figures, as the
@@ -316,7 +367,38 @@ pub struct MapPicture<'a> {
     pub title: String,
     pub x_title: String,
     pub y_title: String,
+    /// A categorical output's categories (the values index them): the map
+    /// colours regions by category, draws their boundaries and a legend
+    /// instead of a colour bar. Empty for a number.
+    pub categories: &'a [Category],
+    /// Reference lines of the model, drawn where their parameter is an axis.
+    pub guides: &'a [Guide],
 }
+
+/// An entry of a categorical map's legend: a swatch of `rgb` (a dashed
+/// line when `None`) at (`x`, `y` − 5), 10 px square, and its text after it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LegendEntry {
+    pub text: String,
+    pub rgb: Option<[u8; 3]>,
+    pub x: f64,
+    pub y: f64,
+}
+
+/// A reference line across the plot, dashed, from (`x1`, `y1`) to
+/// (`x2`, `y2`), and its label on a light box `rect` (text centred in it).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GuideLine {
+    pub x1: f64,
+    pub y1: f64,
+    pub x2: f64,
+    pub y2: f64,
+    pub label: String,
+    pub rect: Rect,
+}
+
+/// A line of the legend's 11 px text, CSS px.
+const LEGEND_LINE: f64 = 17.0;
 
 impl MapLayout {
     /// Lays out `map` in an image `width` CSS px wide (at least [`MIN_WIDTH`]).
@@ -337,10 +419,38 @@ impl MapLayout {
             .chain(levels.iter().map(|&l| short(l)))
             .map(|t| text_width(&t, 10.0))
             .fold(0.0, f64::max);
+        let categorical = !map.categories.is_empty();
         let (left, right, top, bottom) = MARGIN;
         let left = left.max(Y_TITLE_END + 4.0 + 7.0 + y_labels);
-        let right = right.max(22.0 + 14.0 + 4.0 + bar_labels + 4.0);
+        let right = if categorical { 24.0 } else { right.max(22.0 + 14.0 + 4.0 + bar_labels + 4.0) };
+        // A categorical map's legend: the categories present, then the guides, in rows below the axis title.
+        let mut legend: Vec<LegendEntry> = Vec::new();
+        if categorical {
+            let present = |k: usize| map.values.contains(&(k as f64));
+            let entries = map
+                .categories
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| present(*k))
+                .map(|(k, c)| (c.label.to_string(), Some(category_colour(k))))
+                .chain((!map.guides.is_empty()).then(|| (guide_legend(map.guides), None)));
+            let (mut x, mut row) = (left, 0usize);
+            for (text, rgb) in entries {
+                let w = 14.0 + text_width(&text, 11.0) + 14.0;
+                if x > left && x + w > width - 8.0 {
+                    x = left;
+                    row += 1;
+                }
+                legend.push(LegendEntry { text, rgb, x, y: height + 12.0 + row as f64 * LEGEND_LINE });
+                x += w;
+            }
+        }
+        let rows = legend.iter().map(|e| e.y).fold(f64::NEG_INFINITY, f64::max);
+        let extra = if legend.is_empty() { 0.0 } else { rows - height + 12.0 };
         let plot = Rect { x: left, y: top, w: width - left - right, h: height - top - bottom };
+        // The x axis' title keeps its place; a legend adds its rows below it.
+        let x_title_at = height - 6.0;
+        let height = height + extra;
         let lut: Vec<[u8; 3]> = (0..256).map(|k| colour(k as f64 / 255.0)).collect();
         let (nx, ny) = (map.nx, map.ny);
         let mut pixels = vec![0u8; nx * ny * 4];
@@ -348,6 +458,11 @@ impl MapLayout {
             for i in 0..nx {
                 let v = map.values.get(j * nx + i).copied().unwrap_or(f64::NAN);
                 let rgba = match &scale {
+                    _ if categorical && v.is_finite() && v >= 0.0 && (v as usize) < map.categories.len() => {
+                        let [r, g, b] = category_colour(v as usize);
+                        [r, g, b, 255]
+                    }
+                    _ if categorical => [0, 0, 0, 0],
                     Some(s) if v.is_finite() => {
                         let k = (255.0 * s.fraction(v)).round().clamp(0.0, 255.0) as usize;
                         let [r, g, b] = lut.get(k).copied().unwrap_or([0, 0, 0]);
@@ -375,7 +490,7 @@ impl MapLayout {
         // along or back (LABEL_SPOTS), wherever it lies inside the plot and
         // covers no other label.
         let mut labels: Vec<Label> = Vec::new();
-        for (level, lines) in &isolines {
+        for (level, lines) in isolines.iter().filter(|_| !categorical) {
             let Some(line) = lines.iter().max_by_key(|l| l.len()) else { continue };
             let points = line.len() / 2;
             if points < 2 {
@@ -397,10 +512,12 @@ impl MapLayout {
         let isoline_inks = isolines
             .iter()
             .map(|(level, _)| match &scale {
+                _ if categorical => "#111",
                 Some(s) if s.fraction(*level).clamp(0.0, 1.0) < LIGHT_INK_BELOW => "#fff",
                 _ => "#111",
             })
             .collect();
+        let guides = guide_lines(map, plot, &px, &py);
 
         let x_ticks = labelled_ticks(ticks(map.x), px, |t| {
             let half = t.text.chars().count() as f64 * 11.0 * CHAR_WIDTH / 2.0 + 3.0;
@@ -408,8 +525,13 @@ impl MapLayout {
         });
         let y_ticks = labelled_ticks(ticks(map.y), py, |t| (t.at - 7.0, t.at + 7.0));
 
-        let bar = Rect { x: plot.x + plot.w + 22.0, y: plot.y, w: 14.0, h: plot.h };
-        let rows = bar.h.max(1.0).round() as usize;
+        let bar = if categorical {
+            Rect { x: plot.x + plot.w, y: plot.y, w: 0.0, h: 0.0 }
+        } else {
+            Rect { x: plot.x + plot.w + 22.0, y: plot.y, w: 14.0, h: plot.h }
+        };
+        let rows = if categorical { 0 } else { bar.h.max(1.0).round() as usize };
+        let scale = if categorical { None } else { scale };
         let bar_pixels = (0..rows)
             .flat_map(|k| {
                 let [r, g, b] = colour(1.0 - k as f64 / rows as f64);
@@ -454,6 +576,10 @@ impl MapLayout {
             bar_pixels,
             bar_ticks,
             bar_marks,
+            categorical,
+            legend,
+            guides,
+            x_title_at,
         }
     }
 
@@ -566,9 +692,56 @@ impl MapLayout {
             s,
             r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">{}</text>"#,
             p.x + p.w / 2.0,
-            h - 6.0,
+            self.x_title_at,
             escape(&self.x_title)
         );
+        for g in &self.guides {
+            let r = g.rect;
+            let _ = write!(
+                s,
+                r##"<line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="#111" stroke-width="1.5" stroke-dasharray="6 4"/><rect x="{:.2}" y="{:.2}" width="{:.2}" height="{}" fill="rgba(255,255,255,0.9)"/><text x="{:.2}" y="{:.2}" font-size="10" text-anchor="middle" dominant-baseline="middle" fill="#111">{}</text>"##,
+                g.x1,
+                g.y1,
+                g.x2,
+                g.y2,
+                r.x,
+                r.y,
+                r.w,
+                r.h,
+                r.x + r.w / 2.0,
+                r.y + r.h / 2.0,
+                escape(&g.label)
+            );
+        }
+        for e in &self.legend {
+            match e.rgb {
+                Some([r, g, b]) => {
+                    let _ = write!(
+                        s,
+                        r##"<rect x="{:.2}" y="{:.2}" width="10" height="10" fill="rgb({r},{g},{b})" stroke="#212529"/>"##,
+                        e.x,
+                        e.y - 5.0
+                    );
+                }
+                None => {
+                    let _ = write!(
+                        s,
+                        r##"<line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="#212529" stroke-width="1.5" stroke-dasharray="4 3"/>"##,
+                        e.x,
+                        e.y,
+                        e.x + 10.0,
+                        e.y
+                    );
+                }
+            }
+            let _ = write!(
+                s,
+                r#"<text x="{:.2}" y="{:.2}" font-size="11" dominant-baseline="middle">{}</text>"#,
+                e.x + 14.0,
+                e.y,
+                escape(&e.text)
+            );
+        }
         let _ = write!(
             s,
             r#"<text transform="translate(14 {}) rotate(-90)" font-size="12" text-anchor="middle" dominant-baseline="hanging">{}</text>"#,

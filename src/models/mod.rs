@@ -5,6 +5,7 @@ use crate::error::ModelError;
 use crate::model::{AnyModel, Registered};
 use crate::spec::ModelSpec;
 
+pub mod broadcast;
 pub mod dlt;
 pub mod mapreduce;
 pub mod pipeline;
@@ -17,6 +18,7 @@ pub static MODELS: &[&dyn AnyModel] = &[
     &Registered::<mapreduce::MapReduce>::NEW,
     &Registered::<pipeline::Pipeline>::NEW,
     &Registered::<scaling::Scaling>::NEW,
+    &Registered::<broadcast::Broadcast>::NEW,
 ];
 
 pub fn specs() -> Vec<&'static ModelSpec> {

@@ -290,10 +290,12 @@ pub fn map_layout(
     #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
     values: &[f64],
     width: f64,
+    #[wasm_bindgen(unchecked_param_type = "Params | undefined")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let r = map_request(request)?;
-    let layout = api::map_layout(model_id, &r, values, width).map_err(|e| map_error(&e))?;
+    let raw = decode_params(params)?;
+    let layout = api::map_layout(model_id, &r, values, width, &raw).map_err(|e| map_error(&e))?;
     let out = encode(&layout)?;
     js_sys::Reflect::set(&out, &"pixels".into(), &js_sys::Uint8ClampedArray::from(layout.pixels.as_slice()))?;
     js_sys::Reflect::set(&out, &"barPixels".into(), &js_sys::Uint8ClampedArray::from(layout.bar_pixels.as_slice()))?;
@@ -307,7 +309,7 @@ pub fn map_csv(
     #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
     values: &[f64],
 ) -> Result<String, JsValue> {
-    Ok(isomap::grid_csv(&map_request(request)?, values))
+    Ok(isomap::grid_csv(&map_request(request)?, values, &[]))
 }
 
 /// The `n` sample values of a map axis `KEY:MIN:MAX[:log]`, exactly as the
@@ -560,9 +562,9 @@ pub fn export_map(
     let format = text_arg("format", format)?;
     let from = provenance(model_id, params, link)?;
     match format.as_str() {
-        "csv" => Ok(from.csv_comment() + &isomap::grid_csv(&r, values)),
+        "csv" => Ok(from.csv_comment() + &api::map_csv(&from.model, &r, values).map_err(|e| map_error(&e))?),
         "svg" => {
-            let layout = api::map_layout(&from.model, &r, values, width).map_err(|e| map_error(&e))?;
+            let layout = api::map_layout(&from.model, &r, values, width, &from.params).map_err(|e| map_error(&e))?;
             Ok(export::with_metadata(&layout.to_svg(), &from.to_json()))
         }
         other => Err(super::range_error(&format!(

@@ -102,6 +102,14 @@ export interface OutputSpec {
   label: string;
   unit: string;
   help: string;
+  /** A categorical output's categories (its value is one of their ids); absent for a number. */
+  categories?: Category[];
+}
+
+/** One value a categorical output can take. */
+export interface Category {
+  id: string;
+  label: string;
 }
 
 /** A preset's value for one parameter. */
@@ -206,8 +214,8 @@ export interface ModelSpec {
   notes: string[];
 }
 
-/** An output's value: `null` where there is none (a target that cannot be reached), never NaN. */
-export type OutputValue = number | boolean | number[] | null;
+/** An output's value: a category's id for a categorical output; `null` where there is none (a target that cannot be reached), never NaN. */
+export type OutputValue = number | boolean | number[] | string | null;
 
 /** Output values by key (`OutputSpec.key`), in the order of the spec. */
 export type Outputs = { [key: string]: OutputValue };
@@ -226,6 +234,8 @@ export interface Row {
   status: Status;
   /** A plain-language remark shown under the row. */
   remark?: string;
+  /** A link from the row's first cell to another view of the page: a hash such as `#model=broadcast&p=5&…`. */
+  link?: string;
 }
 
 /** A comparison or reproduction table; cells are text, formatted by the core. */
@@ -344,6 +354,8 @@ export interface IsoMap {
   gaps: number;
   min: number | null;
   max: number | null;
+  /** A categorical output's categories, which `values` index; its isolines are then the regions' boundaries. */
+  categories?: Category[];
   isolines: Isoline[];
 }
 
@@ -409,6 +421,31 @@ export interface MapLayoutData {
   bar_marks: number[];
   /** The colour of each isoline (in the order of `isolines`): light on the dark part of the scale. */
   isoline_inks: string[];
+  /** A categorical map (regions coloured by category, boundaries as isolines): a legend, no colour bar. */
+  categorical: boolean;
+  legend: LegendEntry[];
+  /** The model's reference lines where their parameter is an axis (a library's switch points). */
+  guides: GuideLine[];
+  /** The baseline of the x axis' title. */
+  x_title_at: number;
+}
+
+/** An entry of a categorical map's legend: a 10 px swatch at (x, y − 5), a dashed line when `rgb` is null, and its text after it. */
+export interface LegendEntry {
+  text: string;
+  rgb: [number, number, number] | null;
+  x: number;
+  y: number;
+}
+
+/** A dashed reference line across the plot and its label on a light box. */
+export interface GuideLine {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  label: string;
+  rect: Rect;
 }
 
 /** A map image laid out (`mapLayout`), with its pixels and isolines in CSS px. */

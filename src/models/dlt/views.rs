@@ -224,6 +224,7 @@ pub fn schedule_table(inputs: &Inputs, e: &Evaluation) -> Table {
             ],
             status: Status::Plain,
             remark: None,
+            link: None,
         })
         .collect::<Vec<_>>();
     let shown =
@@ -288,6 +289,7 @@ pub fn reproduction_table() -> Table {
                 ],
                 status,
                 remark: None,
+                link: None,
             }
         })
         .collect();

@@ -73,6 +73,7 @@ pub fn schedule_table(inputs: &Inputs, e: &Evaluation) -> Table {
                 ],
                 status: Status::Plain,
                 remark: None,
+                link: None,
             }
         })
         .collect();
@@ -104,7 +105,7 @@ pub fn interval_table(inputs: &Inputs) -> Table {
         .map(|i| {
             let mut cells = vec![format!("M{i}")];
             cells.extend(reducers.iter().map(|&j| iv.itv(i, j).to_string()));
-            Row { cells, status: Status::Plain, remark: None }
+            Row { cells, status: Status::Plain, remark: None, link: None }
         })
         .collect();
     let mut columns = vec!["itv(i, j)".to_string()];
@@ -145,6 +146,7 @@ pub fn reproduction_table() -> Table {
             cells: vec![what, exact.to_string(), sig(published, 10), sig(ours, 10)],
             status: if agrees { Status::Agrees } else { Status::Disagrees },
             remark: None,
+            link: None,
         }
     };
     let mut rows: Vec<Row> = ALPHA

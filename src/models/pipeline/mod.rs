@@ -25,7 +25,7 @@ use crate::error::{ModelError, ParamError};
 use crate::format::{base, beside, over_percent, plural, sig};
 use crate::spec::{
     AppliesWhen, ChoiceOption, Level, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
-    PresetValue, Range, Remark, Scale,
+    PresetValue, Range, Remark, Scale, BYTE_UNITS,
 };
 use crate::table::Table;
 
@@ -152,13 +152,7 @@ fn nearest_divisors(n: u64, g: u64) -> (u64, u64) {
 
 /// Base units per unit chosen in `unit_key` (bytes per MiB, bit/s per Gibit/s).
 fn unit_factor(p: &Params, unit_key: &'static str) -> Result<f64, ModelError> {
-    let chosen = p.require_choice(unit_key)?;
-    SPEC.param(unit_key)
-        .and_then(|spec| match &spec.kind {
-            ParamKind::Choice { options, .. } => options.iter().find(|o| o.value == chosen)?.factor,
-            _ => None,
-        })
-        .ok_or_else(|| ModelError::Unknown { what: "unit", name: chosen.into(), known: vec![] })
+    SPEC.unit_factor(p, unit_key)
 }
 
 fn lg(p: f64) -> f64 {
@@ -304,16 +298,6 @@ impl Inputs {
     }
 }
 
-const SIZE_UNITS: &[ChoiceOption] = &[
-    ChoiceOption::unit("B", 1.0),
-    ChoiceOption::unit("kB", 1e3),
-    ChoiceOption::unit("KiB", 1024.0),
-    ChoiceOption::unit("MB", 1e6),
-    ChoiceOption::unit("MiB", 1_048_576.0),
-    ChoiceOption::unit("GB", 1e9),
-    ChoiceOption::unit("GiB", 1_073_741_824.0),
-];
-
 const RATE_UNITS: &[ChoiceOption] = &[
     ChoiceOption::unit("bit/s", 1.0),
     ChoiceOption::unit("kbit/s", 1e3),
@@ -348,7 +332,7 @@ const PARAMS: &[ParamSpec] = &[
         unit_from: Some("L_unit"),
         ..ParamSpec::new("L", "Message size L", "B", ParamKind::number(23720.0, Range::closed(1e-3, 1e15), Scale::Log, false), "Mean message size per step (exponentially distributed, §IV-A).", "eq. (7)-(10)")
     },
-    ParamSpec::new("L_unit", "unit of L", "", ParamKind::Choice { default: "B", options: SIZE_UNITS }, "kB = 1000 B, KiB = 1024 B: chosen explicitly, never guessed.", "§VII-D"),
+    ParamSpec::new("L_unit", "unit of L", "", ParamKind::Choice { default: "B", options: BYTE_UNITS }, "kB = 1000 B, KiB = 1024 B: chosen explicitly, never guessed.", "§VII-D"),
     ParamSpec {
         unit_from: Some("C_unit"),
         ..ParamSpec::new("C", "Channel capacity C", "bit/s", ParamKind::number(1.28, Range::closed(1e-9, 1e15), Scale::Log, false), "Link rate of the switch path (Myrinet: 1.28 Gbit/s).", "eq. (7)")

@@ -168,6 +168,7 @@ pub fn breakdown_table(i: &Inputs) -> Table {
                         over_percent(h.rho)
                     )
                 }),
+                link: None,
             }
         })
         .collect();
@@ -189,6 +190,7 @@ pub fn breakdown_table(i: &Inputs) -> Table {
             }
             Communication::Queueing => None,
         },
+        link: None,
     });
     Table {
         id: "breakdown",
@@ -259,6 +261,7 @@ pub fn features_table() -> Table {
                 ],
                 status: if reproduced { Status::Agrees } else { Status::Disagrees },
                 remark: None,
+                link: None,
             }
         })
         .collect();
@@ -336,6 +339,7 @@ pub fn sorting_table() -> Table {
                 ],
                 status: if within { Status::Agrees } else { Status::Disagrees },
                 remark: None,
+                link: None,
             }
         })
         .collect();

@@ -191,6 +191,7 @@ pub fn reproduction_table() -> Table {
                 ],
                 status: if ok { Status::Agrees } else { Status::Disagrees },
                 remark,
+                link: None,
             }
         })
         .collect();

@@ -137,13 +137,15 @@ pub fn broadcast_table(i: &Inputs) -> Table {
                 ],
                 status: if imp == i.implementation() { Status::Current } else { Status::Plain },
                 remark: None,
+                link: None,
             }
         })
-        .collect();
+        .collect::<Vec<Row>>();
+    let rows = rows.into_iter().chain(row_broadcasts(i)).collect();
     Table {
         id: "table2",
         title: format!("Table 2, live: broadcast algorithms at N = {}, M = {}", i.n(), m),
-        caption: "Table 2's broadcast cost of an M × M matrix over N processes and its convergence rate of the parallel overhead, beside this model's per-iteration broadcast of an m × m block within a mesh row. With zero start-up and scheduling, f equals rate × slope exactly.".into(),
+        caption: "Table 2's broadcast cost of an M × M matrix over N processes and its convergence rate of the parallel overhead, beside this model's per-iteration broadcast of an m × m block within a mesh row. With zero start-up and scheduling, f equals rate × slope exactly. Below the paper's three rows, the broadcast model's seven algorithms for the same row broadcast; each opens in that model.".into(),
         columns: [
             "implementation",
             "broadcast",
@@ -158,8 +160,72 @@ pub fn broadcast_table(i: &Inputs) -> Table {
         .map(String::from)
         .to_vec(),
         rows,
-        notes: vec![format!(
-            "slope = (T_comm + T_io)/T_flops for Dryad, T_comm/T_flops for MPI and Fox; ⌈log₂⌉ as in SPEC: the binomial tree takes whole rounds."
-        )],
+        notes: vec![
+            "slope = (T_comm + T_io)/T_flops for Dryad, T_comm/T_flops for MPI and Fox; ⌈log₂⌉ as in SPEC: the binomial tree takes whole rounds.".to_string(),
+            row_broadcast_note(i),
+        ],
     }
+}
+
+/// The bytes of one m × m block (8-byte elements) and its per-byte time
+/// (the element time over 8): what a row broadcast of pmm sends.
+fn block_message(i: &Inputs) -> (f64, f64) {
+    let m = i.order() / i.sqrt_n() as f64;
+    (8.0 * m * m, i.t_element() / 8.0)
+}
+
+fn row_broadcast_note(i: &Inputs) -> String {
+    let (bytes, beta) = block_message(i);
+    let alpha = i.rates().t_startup;
+    format!(
+        "Broadcast-model rows: one row broadcast of {} B (an m × m block of 8-byte elements) over √N = {} processes under Hockney with α = T_startup = {} s and β = T_comm/8 = {} s/B, each algorithm at its best segment count.{}",
+        sig(bytes, 4),
+        i.sqrt_n(),
+        sig(alpha, 4),
+        sig(beta, 4),
+        if alpha > 0.0 { "" } else { " With T_startup = 0 (the paper's rows) the broadcast model, which needs α > 0, opens with its own α (42.5 µs)." }
+    )
+}
+
+/// The broadcast model's algorithms for this row broadcast, each row linked
+/// to the broadcast model with the matching p, n, β (and α) and algorithm.
+fn row_broadcasts(i: &Inputs) -> Vec<Row> {
+    use crate::collective::algorithms::{best_segments, Algorithm};
+    use crate::collective::Network;
+    let (bytes, beta) = block_message(i);
+    let alpha = i.rates().t_startup;
+    let p = i.sqrt_n();
+    let net = Network::Hockney { alpha, beta };
+    if p < 2 || !(bytes >= 1.0 && beta > 0.0) {
+        return Vec::new();
+    }
+    Algorithm::ALL
+        .into_iter()
+        .map(|a| {
+            let time = a.time(p, bytes, best_segments(a, p, bytes, &net).0, &net);
+            let link = format!(
+                "#model=broadcast&p={p}&n={}&n_unit=B&beta={}{}&algorithm={}",
+                crate::format::num(bytes),
+                crate::format::num(beta),
+                if alpha > 0.0 { format!("&alpha={}", crate::format::num(alpha)) } else { String::new() },
+                a.id()
+            );
+            Row {
+                cells: vec![
+                    "broadcast model".into(),
+                    a.label().into(),
+                    String::new(),
+                    String::new(),
+                    time.map_or("—".into(), |t| sig(t, 4)),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                ],
+                status: Status::Plain,
+                remark: a.gap_reason(p).map(|r| format!("No time: {r}.")),
+                link: Some(link),
+            }
+        })
+        .collect()
 }

@@ -45,6 +45,7 @@ fn coefficient_row(name: &str, c: &super::fit::Coefficient) -> Row {
         cells: vec![name.into(), sig(c.value, 5), sig(c.se, 3), format!("[{}, {}]", sig(c.ci[0], 4), sig(c.ci[1], 4))],
         status: Status::Plain,
         remark: None,
+        link: None,
     }
 }
 
@@ -115,6 +116,7 @@ pub fn fit_tables(f: &Fit, points: &[(f64, f64)]) -> Vec<Table> {
                 ],
                 status: if *k == 1.0 { Status::Plain } else { Status::Current },
                 remark: None,
+                link: None,
             }
         })
         .collect();
@@ -143,7 +145,7 @@ pub fn demand_tables(d: &Demand) -> Vec<Table> {
             .map(|c| {
                 let mut cells = vec![count(c.p)];
                 cells.extend(c.demand.iter().map(|b| format!("{}%", sig(*b, 4))));
-                Row { cells, status: if c.p == d.base_p { Status::Current } else { Status::Plain }, remark: None }
+                Row { cells, status: if c.p == d.base_p { Status::Current } else { Status::Plain }, remark: None, link: None }
             })
             .collect(),
         notes: vec![format!(
@@ -171,6 +173,7 @@ pub fn demand_tables(d: &Demand) -> Vec<Table> {
                 ],
                 status: if x.bandwidth >= 100.0 { Status::Disagrees } else { Status::Plain },
                 remark: (x.bandwidth >= 100.0).then(|| "The predicted demand exceeds the link: this CTI cannot be met at p′.".to_string()),
+                link: None,
             })
             .collect(),
         notes: Vec::new(),
