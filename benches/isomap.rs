@@ -42,5 +42,23 @@ fn isomap(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, isomap);
+/// The broadcast model's winner map: the fastest algorithm over n × p,
+/// 128 × 128 (every point times the seven algorithms and searches three
+/// segment counts), then its region boundaries.
+fn winner_map(c: &mut Criterion) {
+    let request = MapRequest {
+        output: "best".into(),
+        x: MapAxis::parse("x", "n:1:1e9:log").unwrap(),
+        y: MapAxis::parse("y", "p:2:4096:log").unwrap(),
+        nx: 128,
+        ny: 128,
+        levels: vec![],
+    };
+    let raw = RawParams::new();
+    c.bench_function("isomap/broadcast winner map 128x128 (grid + boundaries)", |b| {
+        b.iter(|| api::iso_map("broadcast", black_box(&raw), &request).unwrap())
+    });
+}
+
+criterion_group!(benches, isomap, winner_map);
 criterion_main!(benches);

@@ -86,6 +86,36 @@ fn scaling(c: &mut Criterion) {
     });
 }
 
+fn broadcast(c: &mut Criterion) {
+    use isoperf::collective::algorithms::{best_segments, Algorithm};
+    use isoperf::collective::simulate::{schedule, simulate};
+    use isoperf::collective::Network;
+    let net = Network::Hockney { alpha: 1e-6, beta: 4e-11 };
+    // The closed forms cost the same at any p; the segment search about 40 of them.
+    for p in [64u64, 1_000_000] {
+        c.bench_function(&format!("broadcast/every algorithm at its best segment count, p = {p}"), |b| {
+            b.iter(|| Algorithm::ALL.map(|a| best_segments(a, black_box(p), 1_048_576.0, &net)))
+        });
+    }
+    // The simulator behind the timeline and the tests: a chain of 64 processes in 64 segments.
+    let chain = schedule(Algorithm::Chain, 64, 64).unwrap();
+    c.bench_function("broadcast/simulate a chain, p = 64, 64 segments (4032 messages)", |b| {
+        b.iter(|| simulate(black_box(&chain), 1_048_576.0, &net).unwrap())
+    });
+    let raw: RawParams = [("p", "1024"), ("n", "1"), ("n_unit", "MiB"), ("algorithm", "chain")]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string())))
+        .collect();
+    c.bench_function("broadcast/evaluate p = 1024, n = 1 MiB", |b| {
+        b.iter(|| api::evaluate("broadcast", black_box(&raw)).unwrap())
+    });
+    for chart in ["vs-n", "vs-p"] {
+        c.bench_function(&format!("broadcast/chart data {chart}, p = 1024"), |b| {
+            b.iter(|| api::chart("broadcast", chart, black_box(&raw)).unwrap())
+        });
+    }
+}
+
 /// One keystroke of the page at each model's defaults: the calls it made
 /// before (check, evaluate, tables, remarks, each chart: one solve each)
 /// against one report and the charts drawn from its evaluation.
@@ -116,5 +146,5 @@ fn keystroke(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, pmm, dlt, pipeline, scaling, keystroke);
+criterion_group!(benches, pmm, dlt, pipeline, scaling, broadcast, keystroke);
 criterion_main!(benches);

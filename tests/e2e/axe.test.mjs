@@ -7,10 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 
-import { ROOT, startEnv, stopEnv } from './helpers.mjs';
+import { ROOT, startEnv, stopEnv, MODELS } from './helpers.mjs';
 
 const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
-const MODELS = ['pmm', 'dlt', 'mapreduce', 'pipeline', 'scaling'];
 
 let env;
 before(async () => { env = await startEnv(); });

@@ -8,7 +8,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { afterFrames, startEnv, stopEnv, withPage } from './helpers.mjs';
+import { afterFrames, startEnv, stopEnv, withPage, MODELS } from './helpers.mjs';
 
 let env;
 before(async () => { env = await startEnv(); });
@@ -32,8 +32,7 @@ function callsSince(page, before) {
 }
 
 describe('one wasm call per keystroke', () => {
-  const MODELS = ['pmm', 'dlt', 'mapreduce', 'pipeline', 'scaling'];
-  test('the page lists these models', async () => {
+    test('the page lists these models', async () => {
     await withPage(env, {}, async ({ page }) => {
       assert.deepEqual(await page.evaluate(() => window.isoperf.models().map((m) => m.id)), MODELS);
     });

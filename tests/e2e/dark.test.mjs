@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { MAP_DONE, ROOT, assertCleanPage, listen, startEnv, stopEnv, waitComplete } from './helpers.mjs';
+import { MAP_DONE, ROOT, assertCleanPage, listen, startEnv, stopEnv, waitComplete, MODELS } from './helpers.mjs';
 
 /** The page's dark --paper (www/style.css), which Theme::DARK paints too. */
 const DARK_PAPER = [22, 25, 29];
@@ -42,7 +42,7 @@ function colours(page) {
 const luminance = ([r, g, b]) => (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
 
 describe('the dark colour scheme', () => {
-  for (const model of ['pmm', 'dlt', 'mapreduce', 'pipeline', 'scaling']) {
+  for (const model of MODELS) {
     test(`${model}: dark paper, light ink, charts and map on the same paper`, async () => {
       const page = await dark.newPage();
       const log = listen(page);

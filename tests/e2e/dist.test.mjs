@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
-import { CHROMIUM, MAP_DONE, ROOT, canvasInk, chartInk, listen, pageProblems, startHost, waitComplete } from './helpers.mjs';
+import { CHROMIUM, MAP_DONE, ROOT, canvasInk, chartInk, listen, pageProblems, startHost, waitComplete, MODELS } from './helpers.mjs';
 
 const DIST = join(ROOT, 'dist');
 const FILE = join(DIST, 'isoperf.html');
@@ -153,7 +153,7 @@ describe('dist/site under a sub-path, then offline', () => {
     await new Promise((ok) => server.close(ok));
     await context.setOffline(true);
     // Every model's prediction and charts; the map and the sweeps (workers, the full module) once.
-    for (const model of ['pmm', 'dlt', 'mapreduce', 'pipeline', 'scaling']) {
+    for (const model of MODELS) {
       await page.goto(`${url}site/#model=${model}`);
       await page.reload();
       await waitComplete(page, `offline ${model}`, model === 'mapreduce');

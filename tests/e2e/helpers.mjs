@@ -2,7 +2,7 @@
 // Chromium and one browser context per test file, a fresh page per test,
 // and a record of everything the page says (console, page errors, requests).
 
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -12,6 +12,13 @@ import { serve, ROOT } from '../../scripts/serve.mjs';
 export { ROOT };
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Every model of the registry, in tab order: the modules `src/models/mod.rs`
+ * registers (a model's module is named by its id), so a new model is tested
+ * on every tab without editing the tests.
+ */
+export const MODELS = [...readFileSync(join(ROOT, 'src', 'models', 'mod.rs'), 'utf8').matchAll(/Registered::<(\w+)::/g)].map((m) => m[1]);
 
 /** The native CLI (built by `cargo build`); tests that need it skip without it. */
 export const CLI = process.env.ISOPERF_CLI ?? join(ROOT, 'target', 'debug', 'isoperf');

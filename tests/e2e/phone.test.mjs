@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { assertCleanPage, listen, startEnv, stopEnv, waitComplete } from './helpers.mjs';
+import { assertCleanPage, listen, startEnv, stopEnv, waitComplete, MODELS } from './helpers.mjs';
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 
@@ -36,7 +36,7 @@ function overflow(page) {
 }
 
 describe('a 390 px phone', () => {
-  for (const model of ['pmm', 'dlt', 'mapreduce', 'pipeline', 'scaling']) {
+  for (const model of MODELS) {
     test(`${model}: nothing wider than the screen, and the first result on the first screen`, async () => {
       const page = await phone.newPage();
       const log = listen(page);

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { chartInk, openPage, pageProblems, startEnv, stopEnv, visibleText, waitForCharts } from './helpers.mjs';
+import { chartInk, openPage, pageProblems, startEnv, stopEnv, visibleText, waitForCharts, MODELS } from './helpers.mjs';
 
 let env;
 before(async () => { env = await startEnv(); });
@@ -79,7 +79,7 @@ describe('scenarios', () => {
   });
 
   test('no model\'s page shows null, undefined or NaN (a missing value written as text), with and without a scenario', async () => {
-    for (const model of ['pmm', 'dlt', 'mapreduce', 'pipeline', 'scaling']) {
+    for (const model of MODELS) {
       const { page, close } = await openPage(env, { hash: `#model=${model}` });
       try {
         await waitForCharts(page);

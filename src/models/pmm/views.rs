@@ -160,10 +160,9 @@ pub fn broadcast_table(i: &Inputs) -> Table {
         .map(String::from)
         .to_vec(),
         rows,
-        notes: vec![
-            "slope = (T_comm + T_io)/T_flops for Dryad, T_comm/T_flops for MPI and Fox; ⌈log₂⌉ as in SPEC: the binomial tree takes whole rounds.".to_string(),
-            row_broadcast_note(i),
-        ],
+        notes: std::iter::once("slope = (T_comm + T_io)/T_flops for Dryad, T_comm/T_flops for MPI and Fox; ⌈log₂⌉ as in SPEC: the binomial tree takes whole rounds.".to_string())
+            .chain(row_broadcast_note(i))
+            .collect(),
     }
 }
 
@@ -174,17 +173,20 @@ fn block_message(i: &Inputs) -> (f64, f64) {
     (8.0 * m * m, i.t_element() / 8.0)
 }
 
-fn row_broadcast_note(i: &Inputs) -> String {
+fn row_broadcast_note(i: &Inputs) -> Option<String> {
     let (bytes, beta) = block_message(i);
     let alpha = i.rates().t_startup;
-    format!(
+    if i.sqrt_n() < 2 {
+        return None; // one process per row: nothing to broadcast
+    }
+    Some(format!(
         "Broadcast-model rows: one row broadcast of {} B (an m × m block of 8-byte elements) over √N = {} processes under Hockney with α = T_startup = {} s and β = T_comm/8 = {} s/B, each algorithm at its best segment count.{}",
         sig(bytes, 4),
         i.sqrt_n(),
         sig(alpha, 4),
         sig(beta, 4),
         if alpha > 0.0 { "" } else { " With T_startup = 0 (the paper's rows) the broadcast model, which needs α > 0, opens with its own α (42.5 µs)." }
-    )
+    ))
 }
 
 /// The broadcast model's algorithms for this row broadcast, each row linked
