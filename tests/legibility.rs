@@ -218,11 +218,16 @@ fn legend_parts(svg: &str, names: &[String]) -> Vec<(String, f64, f64)> {
         if !names.iter().any(|n| n == text.trim()) {
             continue;
         }
-        // The swatch is the last rect before the text.
-        let swatch = tags[..i].iter().rev().find(|t| t.starts_with("rect"));
+        // The swatch is the last rect (a line, a bar) or circle (a dot) before the text.
+        let swatch = tags[..i].iter().rev().find(|t| t.starts_with("rect") || t.starts_with("circle"));
         let (Some(sw), Some(tx)) = (swatch, attr(tag, "x")) else { continue };
-        let (Some(sx), Some(swidth)) = (attr(sw, "x"), attr(sw, "width")) else { continue };
-        out.push((text.trim().to_string(), sx + swidth, tx));
+        let end = if sw.starts_with("circle") {
+            attr(sw, "cx").zip(attr(sw, "r")).map(|(cx, r)| cx + r)
+        } else {
+            attr(sw, "x").zip(attr(sw, "width")).map(|(x, w)| x + w)
+        };
+        let Some(end) = end else { continue };
+        out.push((text.trim().to_string(), end, tx));
     }
     out
 }

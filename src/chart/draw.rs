@@ -111,7 +111,8 @@ pub fn draw<DB: DrawingBackend>(
     } else {
         chart.x.tick_labels.iter().map(|l| l.chars().count()).max().unwrap_or(0)
     };
-    let room = Room { y_labels: label_width(&chart.y, &yr, ys), x_chars };
+    let room =
+        Room { y_labels: label_width(&chart.y, &yr, ys), x_chars, x_log: xs == Scale::Log, y_log: ys == Scale::Log };
     area.fill(&theme.paper).map_err(backend_err)?;
     match (xs, ys) {
         (Scale::Linear, Scale::Linear) => draw_in(chart, area, (scale, theme), room, xr, yr),
@@ -128,6 +129,8 @@ pub fn draw<DB: DrawingBackend>(
 struct Room {
     y_labels: f64,
     x_chars: usize,
+    x_log: bool,
+    y_log: bool,
 }
 
 /// How much of its colour a faint series keeps (the rest is the paper's).
@@ -247,11 +250,11 @@ where
 {
     let px = |v: f64| (v * scale).round() as i32;
     let font = |size: f64| ("sans-serif", size * scale).into_font().color(&theme.ink);
-    let entries: Vec<(&str, RGBColor)> = chart
+    let entries: Vec<(&str, RGBColor, Style)> = chart
         .series
         .iter()
         .filter(|s| s.style != Style::Marker && !s.name.is_empty())
-        .map(|s| (s.name.as_str(), colour_of(s, theme)))
+        .map(|s| (s.name.as_str(), colour_of(s, theme), s.style))
         .collect();
     let legend = Legend::measure(area, &entries, (scale, theme))?;
     // The legend goes in a corner of the plot where it covers none of the
@@ -272,7 +275,11 @@ where
     // The frame again on what is left of the area (only built, nothing drawn yet: cheap).
     drop(whole);
     let mut ctx = frame(chart, &upper, (scale, theme), room, x, y)?;
-    let (x_span, y_span) = (span(ctx.x_range()), span(ctx.y_range()));
+    // A tick within rounding of zero reads 0 on a linear axis; a log axis has no zero.
+    let (x_span, y_span) = (
+        if room.x_log { f64::NAN } else { span(ctx.x_range()) },
+        if room.y_log { f64::NAN } else { span(ctx.y_range()) },
+    );
     // Named rows (a schedule's processors) are labelled as many as fit one above another: every row, or every other, ...
     let rows = (f64::from(ctx.plotting_area().dim_in_pixel().1) / (13.0 * scale)).floor().max(2.0) as usize;
     let y_label_count = if chart.y.tick_labels.is_empty() { 6 } else { chart.y.tick_labels.len().min(16).min(rows) };
@@ -398,7 +405,7 @@ impl Ink {
 /// through the page's DOM), drawn in a box at a corner of the plot or in
 /// rows below it.
 struct Legend<'e> {
-    entries: &'e [(&'e str, RGBColor)],
+    entries: &'e [(&'e str, RGBColor, Style)],
     /// Each name's width, in backend pixels.
     widths: Vec<i32>,
     row: i32,
@@ -412,7 +419,7 @@ struct Legend<'e> {
 impl<'e> Legend<'e> {
     fn measure<DB: DrawingBackend>(
         area: &DrawingArea<DB, plotters::coord::Shift>,
-        entries: &'e [(&'e str, RGBColor)],
+        entries: &'e [(&'e str, RGBColor, Style)],
         (scale, theme): (f64, Theme),
     ) -> Result<Option<Legend<'e>>, DrawError> {
         if entries.is_empty() {
@@ -422,7 +429,7 @@ impl<'e> Legend<'e> {
         let style = ("sans-serif", 11.0 * scale).into_font().color(&theme.ink).pos(Pos::new(HPos::Left, VPos::Center));
         let mut row = px(14.0);
         let mut widths = Vec::with_capacity(entries.len());
-        for (name, _) in entries {
+        for (name, _, _) in entries {
             let (w, h) = area.estimate_text_size(name, &style).map_err(backend_err)?;
             widths.push(w as i32);
             row = row.max(h as i32 + px(2.0));
@@ -522,11 +529,22 @@ impl<'e> Legend<'e> {
         area.draw(&Rectangle::new(frame, theme.grid.stroke_width(px(1.0).max(1) as u32))).map_err(backend_err)?;
         let half = px(2.0);
         let [(left, top), _] = frame;
-        for ((name, color), &(row, dx)) in self.entries.iter().zip(at) {
+        for ((name, color, style), &(row, dx)) in self.entries.iter().zip(at) {
             let mid = top + self.pad + self.row * row + self.row / 2;
             let x = left + self.pad + dx;
-            area.draw(&Rectangle::new([(x, mid - half), (x + self.swatch, mid + half)], color.filled()))
-                .map_err(backend_err)?;
+            // The swatch draws as the series does: a line, a dashed line, a dot, a bar.
+            let bar = |from: i32, to: i32, h: i32| Rectangle::new([(from, mid - h), (to, mid + h)], color.filled());
+            match style {
+                Style::Points => area.draw(&Circle::new((x + self.swatch / 2, mid), px(3.0), color.filled())),
+                Style::Dashed => {
+                    let third = self.swatch * 2 / 5;
+                    area.draw(&bar(x, x + third, half))
+                        .and_then(|()| area.draw(&bar(x + self.swatch - third, x + self.swatch, half)))
+                }
+                Style::Spans => area.draw(&bar(x, x + self.swatch, px(5.0))),
+                _ => area.draw(&bar(x, x + self.swatch, half)),
+            }
+            .map_err(backend_err)?;
             area.draw(&Text::new(*name, (x + self.swatch + self.gap, mid), self.style.clone())).map_err(backend_err)?;
         }
         Ok(())
@@ -647,5 +665,25 @@ mod tests {
         }
         assert!(!dark.contains("#FFFFFF"), "no white in the dark chart");
         assert!(light.contains("#FFFFFF") && !light.contains(&hex(Theme::DARK.paper)));
+    }
+
+    /// A log axis from 1 to 10⁹ labels its first tick 1: zero is a linear
+    /// axis' rounding rule (a broadcast chart read "0" at 1 byte).
+    #[test]
+    fn a_log_axis_has_no_zero_tick() {
+        let c = Chart {
+            title: "T".into(),
+            x: Axis::new("n", Scale::Log),
+            y: Axis::new("t", Scale::Log),
+            series: vec![Series::new("s", Style::Line, 0, vec![(1.0, 1e-4), (1e9, 10.0)])],
+            legend: Corner::default(),
+            note: None,
+        };
+        let mut out = String::new();
+        draw(&c, &SVGBackend::with_string(&mut out, (640, 400)).into_drawing_area(), 1.0, Theme::LIGHT).unwrap();
+        let texts: Vec<&str> =
+            out.split("<text").skip(1).filter_map(|t| t.split('>').nth(1)?.split('<').next()).map(str::trim).collect();
+        assert!(texts.contains(&"1"), "{texts:?}");
+        assert!(!texts.contains(&"0"), "{texts:?}");
     }
 }

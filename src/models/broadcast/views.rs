@@ -79,8 +79,8 @@ pub fn comparison_table(e: &Evaluation) -> Table {
                 "exact".to_string()
             } else {
                 match simulated(a, i, t.k) {
-                    Some((_, sim)) => format!("estimate; simulated {} ({})", seconds(sim), difference(time, sim)),
-                    None => "estimate (within 0.5% in the tests)".to_string(),
+                    Some((_, sim)) => format!("estimate ({})", difference(time, sim)),
+                    None => "estimate (±0.5%)".to_string(),
                 }
             };
             let place = match rank(a) {
@@ -105,7 +105,7 @@ pub fn comparison_table(e: &Evaluation) -> Table {
         })
         .collect();
     let mut notes = vec![format!(
-        "Lower bound {}. Critical path: the messages and bytes along the longest chain of sends (the time on a network where each costs 1). Segments: {}.",
+        "Lower bound {}. Critical path: the messages and bytes along the longest chain of sends (the time on a network where each costs 1). Segments: {}. Closed form: exact where it equals the simulated schedule; an estimate's excess over the simulation in brackets (±0.5% where the schedule is too long to simulate here).",
         seconds(e.bound),
         if i.segments == 0 { "each segmented algorithm at its best count".to_string() } else { format!("{} for the segmented algorithms", i.segments) },
     )];
@@ -134,13 +134,13 @@ pub fn comparison_table(e: &Evaluation) -> Table {
     }
 }
 
-/// `estimate` against `simulated`, in words: "0.3% more", "the same".
+/// `estimate` against `simulated`: "+0.30%", "−0.12%", "exact here".
 fn difference(estimate: f64, simulated: f64) -> String {
     let d = (estimate - simulated) / simulated;
     if d.abs() < 5e-7 {
-        "the same".into()
+        "exact here".into()
     } else {
-        format!("the estimate is {}% {}", sig(100.0 * d.abs(), 2), if d > 0.0 { "more" } else { "less" })
+        format!("{}{}%", if d > 0.0 { "+" } else { "−" }, sig(100.0 * d.abs(), 2))
     }
 }
 
