@@ -58,21 +58,26 @@ fn both(algorithm: Algorithm, p: usize, n: f64, k: usize, net: &Network) -> Opti
 fn every_exact_closed_form_equals_its_simulated_schedule() {
     let mut checked = 0;
     for p in process_counts() {
-        // Every size, network and segment count up to p = 64; above, one size
+        // Up to p = 64 every network and segment count, at a tiny and a large
+        // message under Hockney and a medium one under LogGP; above, one size
         // and one network of each kind, and the ring (p² messages) at a few p.
         let small = p <= 64;
-        let sizes: &[f64] = if small { &[1.0, 1e3, 1e6] } else { &[1e6] };
         for (w, net) in NETWORKS.iter().enumerate() {
             if !small && w % 2 == 1 {
                 continue;
             }
+            let sizes: &[f64] = match (small, net) {
+                (true, Network::Hockney { .. }) => &[1.0, 1e6],
+                (true, Network::LogGP { .. }) => &[1e3],
+                (false, _) => &[1e6],
+            };
             for &n in sizes {
                 for algorithm in Algorithm::ALL.into_iter().filter(|a| a.exact(net)) {
-                    if !small && algorithm == Algorithm::ScatterRing && ![127, 128, 129, 1000].contains(&p) {
+                    if !small && algorithm == Algorithm::ScatterRing && ![127, 128, 129].contains(&p) {
                         continue;
                     }
                     let ks: &[usize] = match (algorithm.segmented(), small) {
-                        (true, true) => &[1, 2, 7, 64],
+                        (true, true) => &[1, 2, 7, 23],
                         (true, false) => &[1, 16],
                         (false, _) => &[1],
                     };
@@ -88,7 +93,7 @@ fn every_exact_closed_form_equals_its_simulated_schedule() {
             }
         }
     }
-    assert!(checked > 3000, "{checked} cases");
+    assert!(checked > 2000, "{checked} cases");
 }
 
 /// The estimates (the scatters under LogGP, which start every exchange
