@@ -347,7 +347,15 @@ pub fn chain(p: &Shuffle) -> Option<Solution> {
     let mut h: Vec<usize> = (1..m).collect();
     let mut x = vec![0.0; m];
     for _round in 0..8 {
-        affine_chain(&sc, &h, &mut x)?;
+        // Forward in x_1, unless every interval's largest sender is its newest
+        // mapper: then backward in x_m, which stays accurate where a long
+        // chain grows from its fixed point S/c (forward, x_1 would need
+        // more digits than a double has).
+        if h.iter().enumerate().all(|(k, &hk)| hk == k + 1) {
+            backward_chain(&sc, &mut x)?;
+        } else {
+            affine_chain(&sc, &h, &mut x)?;
+        }
         let largest = iv.largest_senders(&x);
         let mut changed = false;
         for (slot, &best) in h.iter_mut().zip(&largest) {
@@ -399,12 +407,32 @@ fn affine_chain(sc: &Scaled, h: &[usize], x: &mut [f64]) -> Option<()> {
     x.iter().all(|v| v.is_finite()).then_some(())
 }
 
-/// Builds the dual solution of the tight pattern and checks it: dual
-/// feasibility (every interval's flow F_n ≥ 0) and a zero duality gap.
-fn certify(sc: &Scaled, x: &[f64], t: &[f64], tight: &[usize]) -> Option<()> {
+/// x with A_{k+1} x_{k+1} = (A_k + c) x_k − S for k < m (every interval's
+/// largest sender its newest mapper) and Σx = 1, as x_k = p_k + q_k x_m
+/// from the last mapper back: x_k = (A_{k+1} x_{k+1} + S)/(A_k + c), a
+/// contraction, so no digits are lost however long the chain.
+fn backward_chain(sc: &Scaled, x: &mut [f64]) -> Option<()> {
     let m = x.len();
-    // Y_k = Σ_{n: h(n) = k} F_n, with F_n = 1 − G_n, G_n = Σ_{i > n} u_i,
-    // all affine in w: (p, q) means p + q w.
+    let mut pq = vec![(0.0f64, 1.0f64); m];
+    for k in (0..m.saturating_sub(1)).rev() {
+        let (p1, q1) = *pq.get(k + 1)?;
+        let (ak, ak1) = (*sc.a.get(k)?, *sc.a.get(k + 1)?);
+        *pq.get_mut(k)? = ((ak1 * p1 + sc.s) / (ak + sc.c), ak1 * q1 / (ak + sc.c));
+    }
+    let (sp, sq) = pq.iter().fold((0.0, 0.0), |(sp, sq), (p, q)| (sp + p, sq + q));
+    let xm = (1.0 - sp) / sq;
+    for (slot, (p, q)) in x.iter_mut().zip(&pq) {
+        *slot = p + q * xm;
+    }
+    x.iter().all(|v| v.is_finite()).then_some(())
+}
+
+/// Y_k = Σ_{n: h(n) = k} F_n, with F_n = 1 − G_n, G_n = Σ_{i > n} u_i,
+/// from the last mapper back: u_k = (w − c Y_k)/A_k.
+/// A quantity affine in w, (p, q) for p + q w.
+type Affine = (f64, f64);
+
+fn duals_backward(sc: &Scaled, tight: &[usize], m: usize) -> Option<(Vec<Affine>, Affine)> {
     let mut bucket = vec![(0.0f64, 0.0f64); m];
     for &k in tight.iter().skip(m - 1) {
         bucket.get_mut(k.checked_sub(1)?)?.0 += 1.0; // F_n = 1 for n ≥ m
@@ -423,6 +451,46 @@ fn certify(sc: &Scaled, x: &[f64], t: &[f64], tight: &[usize]) -> Option<()> {
         *u.get_mut(k - 1)? = uk;
         g = (g.0 + uk.0, g.1 + uk.1);
     }
+    Some((u, g))
+}
+
+/// The same when h(n) = n for every n < m: Y_k = F_k + t_k (t_k the tail
+/// intervals whose largest sender is k), so F_k = F_{k−1} + u_k gives
+/// F_k = (A_k F_{k−1} + w − c t_k)/(A_k + c), a contraction from F_0 = 0.
+fn duals_forward(sc: &Scaled, tight: &[usize], m: usize) -> Option<(Vec<Affine>, Affine)> {
+    let mut tail = vec![0.0f64; m];
+    for &k in tight.iter().skip(m - 1) {
+        *tail.get_mut(k.checked_sub(1)?)? += 1.0;
+    }
+    let mut u = vec![(0.0f64, 0.0f64); m];
+    let mut f = (0.0f64, 0.0f64); // F_{k−1}
+    for k in 1..=m {
+        let (a, tk) = (*sc.a.get(k - 1)?, *tail.get(k - 1)?);
+        let uk = if k < m {
+            let fk = ((a * f.0 - sc.c * tk) / (a + sc.c), (a * f.1 + 1.0) / (a + sc.c));
+            let uk = (fk.0 - f.0, fk.1 - f.1);
+            f = fk;
+            uk
+        } else {
+            let uk = (-sc.c * tk / a, 1.0 / a);
+            f = (f.0 + uk.0, f.1 + uk.1);
+            uk
+        };
+        *u.get_mut(k - 1)? = uk;
+    }
+    Some((u, f))
+}
+
+/// Builds the dual solution of the tight pattern and checks it: dual
+/// feasibility (every interval's flow F_n ≥ 0) and a zero duality gap.
+fn certify(sc: &Scaled, x: &[f64], t: &[f64], tight: &[usize]) -> Option<()> {
+    let m = x.len();
+    // The duals u_k of the mapper equations, affine in w: (p, q) means p + q w;
+    // g = Σu. Solved from the end back, or, when every interval before the
+    // last mapper has its newest mapper as largest sender, from the first on
+    // (the direction in which the recursion contracts).
+    let newest = tight.iter().take(m - 1).enumerate().all(|(k, &hk)| hk == k + 1);
+    let (u, g) = if newest { duals_forward(sc, tight, m)? } else { duals_backward(sc, tight, m)? };
     // Σu = 1 fixes w.
     let w = (1.0 - g.0) / g.1;
     if !w.is_finite() {
