@@ -235,7 +235,7 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
         seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (seed >> 33) as f64 / (1u64 << 31) as f64
     };
-    let (mut by_chain, mut by_simplex) = (0, 0);
+    let (mut by_chain, mut by_simplex, mut by_bound) = (0, 0, 0);
     for case in 0..300 {
         let m = 1 + (next() * 7.0) as usize;
         let r = 1 + (next() * 8.0) as usize;
@@ -249,6 +249,7 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
         match ours.method {
             Method::Chain => by_chain += 1,
             Method::Simplex { .. } => by_simplex += 1,
+            Method::StartupBound => by_bound += 1,
         }
         let (lp, _) = lp_as_written(&p);
         let direct = makespan_of(&p, &ours.alpha);
@@ -260,8 +261,11 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
             ours.method
         );
     }
-    // Both paths of the solver were exercised.
-    assert!(by_chain > 200 && by_simplex > 0, "chain {by_chain}, simplex {by_simplex}");
+    // Every path of the solver was exercised.
+    assert!(
+        by_chain > 200 && by_simplex > 0 && by_bound > 0,
+        "chain {by_chain}, simplex {by_simplex}, start-up bound {by_bound}"
+    );
 }
 
 #[test]
@@ -544,16 +548,23 @@ fn quick_reports_leave_long_shuffles_to_a_worker() {
     let f = full(&big);
     assert!(!f.deferred && f.outputs.is_some(), "the full report evaluates it: {:?}", f.problems);
 
-    // Start-ups outlasting transfers (S = 10⁹ s, 40 mappers, one reducer): the
-    // chain form fails and the simplex solves it, so the quick report defers.
-    let simplex_case = [("m", "40"), ("S", "1e9"), ("r", "1"), ("l", "1")];
+    // Start-ups outlasting transfers (S = 10⁹ s, 40 mappers, one reducer):
+    // the chain form fails, the load fits before the start-up bound mS,
+    // and the quick report answers at once.
+    let bound_case = [("m", "40"), ("S", "1e9"), ("r", "1"), ("l", "1")];
+    let q = quick(&bound_case);
+    assert!(!q.deferred && q.outputs.is_some(), "{:?}", q.problems);
+    assert!(q.remarks.iter().any(|r| r.text.contains("start-up bound")), "{:?}", q.remarks);
+    // With two reducer groups every mapper sends after t_m: the simplex solves it, so the quick report defers.
+    let simplex_case = [("m", "40"), ("S", "1e9"), ("r", "4"), ("l", "2")];
     assert!(quick(&simplex_case).deferred);
     let f = full(&simplex_case);
     assert!(f.outputs.is_some(), "{:?}", f.problems);
     assert!(f.remarks.iter().any(|r| r.text.contains("general simplex")), "{:?}", f.remarks);
 
-    // What the simplex refuses at once is refused by the quick report too, at its field.
-    let refused = [("S", "1e9")];
+    // What the simplex refuses at once is refused by the quick report too, at
+    // its field (two reducer groups: no start-up bound).
+    let refused = [("S", "1e9"), ("r", "200")];
     let (q, f) = (quick(&refused), full(&refused));
     assert!(!q.deferred);
     assert_eq!(q.problems, f.problems);
@@ -564,7 +575,7 @@ fn quick_reports_leave_long_shuffles_to_a_worker() {
     assert!(!q.deferred && q.problems.iter().any(|p| p.key == "m"));
 
     // The solver's own quick path: exactly the chain method, or nothing.
-    let p = Shuffle { intervals: Intervals::new(40, 1, 1).unwrap(), a: vec![1e-5; 40], s: 1e9, c: 1e-9, v: 1e15 };
+    let p = Shuffle { intervals: Intervals::new(40, 4, 2).unwrap(), a: vec![1e-5; 40], s: 1e9, c: 1e-9, v: 1e15 };
     assert!(chain(&p).is_none() && solve_quick(&p).is_none());
     assert_eq!(solve_quick(&example()), Some(solve(&example())));
 }
@@ -610,4 +621,32 @@ fn warm_constraint_generation_equals_the_lp_as_written() {
     assert!(close(makespan_of(&p, &ours.alpha), ours.makespan(), 1e-9));
     // Start-up bound: the last map ends at m·S (every mapper's part is mapped before its successor starts).
     assert!(ours.t[99] >= 100.0 * 1e8 * (1.0 - 1e-12), "t_m = {}", ours.t[99]);
+}
+
+/// Issue 16: inputs a new user tries that were refused ("the general
+/// simplex would need N variables"). With one reducer group and start-ups
+/// that outlast the work, the load fits on the first mappers and the
+/// shuffle ends at the start-up bound mS, which no schedule beats; the
+/// schedule meets every constraint of the LP as written (checked here by
+/// brute force over every interval and sender). m = 10⁵ with one reducer
+/// is a chain that grows from its fixed point S/c, answered with its
+/// certificate; HiGHS on the LP as written gives 100000101.00625011 s at
+/// m = 20000 (the optimum does not depend on m beyond the chain's length).
+#[test]
+fn new_users_inputs_are_answered() {
+    let a = 1e-5 + 1e-2 / 16e6;
+    let c = 0.1 * 1e-6 / 100.0;
+    for (m, v) in [(1000usize, 1e9), (400, 1e6)] {
+        let p = Shuffle { intervals: Intervals::new(m, 100, 100).unwrap(), a: vec![a; m], s: 1.0, c, v };
+        let ours = solve(&p).unwrap_or_else(|e| panic!("m = {m}, V = {v}: {e}"));
+        assert_eq!(ours.method, Method::StartupBound);
+        assert!(close(makespan_of(&p, &ours.alpha), m as f64, 1e-12), "m = {m}: the start-up bound mS");
+    }
+    let p =
+        Shuffle { intervals: Intervals::new(20000, 1, 1).unwrap(), a: vec![a; 20000], s: 1.0, c: 0.1 * 1e-6, v: 1e15 };
+    let ours = solve(&p).unwrap();
+    assert_eq!(ours.method, Method::Chain);
+    assert!(close(ours.makespan(), 100000101.00625011, 1e-12), "{}", ours.makespan());
+    let out = evaluate("mapreduce", &[("m", "100000"), ("r", "1"), ("l", "1")]);
+    assert!(close(num(&out, "t_shuffle"), 100000101.00625011, 1e-12));
 }

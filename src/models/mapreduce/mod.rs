@@ -495,7 +495,7 @@ const PRESET_GROUPS: &[PresetGroup] = &[PresetGroup { label: "Lecture examples",
 
 const NOTES: &[&str] = &[
     "Speedup is T_seq / T with T_seq = S + AV + s_red + a_red (γV) log₂(γV): one machine (the fastest mapper) maps and reduces everything, with no shuffle.",
-    "The shuffle LP (4)-(7) is solved exactly. The chain method makes every interval before the last mapper exactly as long as its largest send, which is O(m + N); a dual solution then proves the result optimal. Where that proof fails (start-ups longer than transfers, many reducer groups on a slow network), the general simplex solves the LP with constraint generation. A remark says which method answered.",
+    "The shuffle LP (4)-(7) is solved exactly. The chain method makes every interval before the last mapper exactly as long as its largest send, which is O(m + N); a dual solution then proves the result optimal. Where that proof fails and there is one reducer group, start-ups may outlast the work: then the load fits on the first mappers, the last ones idle, and the shuffle ends at mS, which no schedule beats (mapper m starts after m start-ups). Otherwise (many reducer groups on a slow network) the general simplex solves the LP with constraint generation. A remark says which method answered.",
     "Everything is solved in scaled units (α/V, t/T0), so C = 10⁻⁹ s/B beside V = 10¹⁵ B loses nothing.",
     "Intervals follow the original work's itv(i, j) = (⌈j/ℓ⌉ − 1)m + i + ((j − 1) mod ℓ), with ℓ taken as min(ℓ, m): no mapper can hold two channels at once. With r ≤ ℓ the shuffle is a plain pipeline, N = m + r − 1.",
     "Reducers all receive z = γV/r and reduce for s_red + a_red z log₂ z after the shuffle ends; V must give each at least one unit.",
@@ -567,6 +567,10 @@ impl Model for MapReduce {
         let mut out = Vec::new();
         let method = match e.solution.method {
             Method::Chain => "the chain method (every interval before the last mapper as long as its largest send), proved optimal by a dual solution".to_string(),
+            Method::StartupBound => format!(
+                "the start-up bound: mapper m starts after m start-ups, so no shuffle ends before mS = {} s, and the load fits on the first mappers with the last ones idle",
+                sig(inputs.m() as f64 * inputs.s, 6)
+            ),
             Method::Simplex { rounds, constraints } => format!(
                 "the general simplex: the chain form is not optimal here (start-ups outlast transfers, or many reducer groups); {constraints} constraints after {rounds} rounds of constraint generation"
             ),

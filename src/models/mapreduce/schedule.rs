@@ -182,6 +182,10 @@ pub enum Method {
     Chain,
     /// The general simplex (microlp) with constraint generation.
     Simplex { rounds: usize, constraints: usize },
+    /// Start-ups outlast the work (one reducer group): the load fits on
+    /// the early mappers, the last ones idle, and the shuffle ends at mS,
+    /// which no schedule beats (mapper m starts after m start-ups).
+    StartupBound,
 }
 
 /// An optimal schedule.
@@ -293,9 +297,10 @@ impl Shuffle {
 }
 
 /// Solves the LP (4)-(7): by the chain method when its optimality
-/// certificate holds, else by the general simplex.
+/// certificate holds, at the start-up bound mS when the load fits before
+/// it, else by the general simplex.
 pub fn solve(p: &Shuffle) -> Result<Solution, SolveError> {
-    match chain(p) {
+    match chain(p).or_else(|| startup_bound(p)) {
         Some(s) => Ok(s),
         None => simplex(p),
     }
@@ -314,10 +319,80 @@ pub fn solve_quick(p: &Shuffle) -> Option<Result<Solution, SolveError>> {
     if p.intervals.count() > QUICK_INTERVALS {
         return None;
     }
-    match chain(p) {
+    match chain(p).or_else(|| startup_bound(p)) {
         Some(s) => Some(Ok(s)),
         None => simplex_refusal(p).map(Err),
     }
+}
+
+/// Values of the plateau a start-up-bound schedule is tried at, as
+/// fractions of S/c (above it a part must grow).
+const PLATEAUS: usize = 48;
+
+/// The shuffle at its lower bound, when the load fits: mapper m starts
+/// after m start-ups, so t_{N+1} ≥ mS whatever the schedule, and with one
+/// reducer group the last ℓ mappers' parts are all the shuffle after t_m
+/// sends. If the whole load fits on the mappers before them with every
+/// interval long enough, the shuffle ends at mS exactly: optimal, with the
+/// bound as its certificate.
+///
+/// The parts: a plateau H below S/c (no interval constraint binds there:
+/// S ≥ cH) ending in the steepest descent the start-ups allow,
+/// α_n = min(H, (A_{n+1} α_{n+1} + S − cH)/A_n) from the first idle
+/// mapper back; the best of a few H, scaled down to the load (a smaller
+/// part never breaks an interval: the constraints only get slacker).
+pub fn startup_bound(p: &Shuffle) -> Option<Solution> {
+    let iv = p.intervals;
+    let m = iv.m();
+    if iv.groups() != 1 || p.a.len() != m {
+        return None; // with several groups every mapper sends after t_m
+    }
+    let sc = p.scaled();
+    let idle = iv.width().min(iv.r()).max(1); // the last mappers the tail's windows reach
+    let last = m.checked_sub(idle)?; // mappers 1..=last may work
+    if last == 0 || sc.c <= 0.0 || sc.s <= 0.0 {
+        return None;
+    }
+    let profile = |h: f64| -> Vec<f64> {
+        let mut x = vec![0.0; m];
+        let mut next = 0.0; // A_{n+1} α_{n+1}
+        for n in (0..last).rev() {
+            let an = sc.a.get(n).copied().unwrap_or(f64::INFINITY);
+            let v = ((next + sc.s - sc.c * h) / an).min(h).max(0.0);
+            if let Some(slot) = x.get_mut(n) {
+                *slot = v;
+            }
+            next = an * v;
+        }
+        x
+    };
+    let cap = sc.s / sc.c;
+    let (mut x, load) = (1..PLATEAUS)
+        .map(|k| {
+            let x = profile(cap * k as f64 / PLATEAUS as f64);
+            let load: f64 = x.iter().sum();
+            (x, load)
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    if load.is_nan() || load < 1.0 {
+        return None;
+    }
+    for v in &mut x {
+        *v /= load;
+    }
+    // Every interval checked as the LP states it, and the end at mS.
+    let largest = iv.largest_senders(&x);
+    let t = p.boundaries(&sc, &x, &largest);
+    let scale = t.last().copied()?.abs().max(sc.s);
+    for n in 1..m {
+        let slack = t.get(n)? - t.get(n - 1)? - sc.c * value(&x, *largest.get(n - 1)?);
+        if slack < -CERTIFICATE_TOL * scale {
+            return None;
+        }
+    }
+    let bound = m as f64 * sc.s;
+    ((t.last().copied()? - bound).abs() <= CERTIFICATE_TOL * scale)
+        .then(|| p.unscale(&sc, x, t, largest, Method::StartupBound))
 }
 
 /// Why the general simplex would refuse `p` at once, if it would: too
