@@ -273,6 +273,35 @@ fn numbers(tag: &str, name: &str) -> Vec<f64> {
     value.split([' ', ',']).filter_map(|v| v.parse().ok()).collect()
 }
 
+/// Every chart of every model at its defaults and at each preset:
+/// (model id, chart id, "defaults" or "preset …", the chart).
+fn every_chart() -> Vec<(&'static str, &'static str, String, isoperf::chart::Chart)> {
+    let mut out = Vec::new();
+    for m in MODELS {
+        let spec = m.spec();
+        let sets = std::iter::once(("defaults".to_string(), RawParams::new()))
+            .chain(spec.presets().map(|p| (format!("preset {}", p.id), preset_params(p.values))));
+        for (what, raw) in sets {
+            for c in spec.charts {
+                if let Ok(chart) = api::chart(spec.id, c.id, &raw) {
+                    out.push((spec.id, c.id, what.clone(), chart));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `chart` drawn as SVG at `w` × `h` CSS px and device-pixel ratio `dpr`.
+fn svg_of(chart: &isoperf::chart::Chart, w: f64, h: f64, dpr: f64) -> String {
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, ((w * dpr) as u32, (h * dpr) as u32)).into_drawing_area();
+        isoperf::chart::draw(chart, &area, dpr, Theme::LIGHT).unwrap();
+    }
+    svg
+}
+
 /// Issue 14: a Gantt chart's legend covered a bar. The legend goes to a
 /// corner that covers none of the drawing: its frame (the translucent box)
 /// meets no bar, no data point and no vertex of a data line of any chart,
@@ -282,65 +311,47 @@ fn chart_legends_cover_no_data() {
     let palette: Vec<String> =
         isoperf::chart::PALETTE.iter().map(|(r, g, b)| format!("#{r:02X}{g:02X}{b:02X}")).collect();
     let mut checked = 0;
-    for m in MODELS {
-        let spec = m.spec();
-        let sets = std::iter::once(("defaults".to_string(), RawParams::new()))
-            .chain(spec.presets().map(|p| (format!("preset {}", p.id), preset_params(p.values))));
-        for (what, raw) in sets {
-            for c in spec.charts {
-                let Ok(chart) = api::chart(spec.id, c.id, &raw) else { continue };
-                if chart.series.iter().all(|s| s.name.is_empty()) {
-                    continue;
-                }
-                for (w, h, dpr) in [(640.0, 400.0, 1.0), (640.0, 400.0, 2.0), (358.0, 260.0, 2.0)] {
-                    let mut svg = String::new();
-                    {
-                        let size = ((w * dpr) as u32, (h * dpr) as u32);
-                        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-                        isoperf::chart::draw(&chart, &area, dpr, Theme::LIGHT).unwrap();
-                    }
-                    let tags: Vec<&str> = svg.split('<').collect();
-                    let Some(frame_at) =
-                        tags.iter().position(|t| t.starts_with("rect") && t.contains("opacity=\"0.85\""))
-                    else {
-                        continue;
+    for (model, id, what, chart) in every_chart() {
+        if chart.series.iter().all(|s| s.name.is_empty()) {
+            continue;
+        }
+        for (w, h, dpr) in [(640.0, 400.0, 1.0), (640.0, 400.0, 2.0), (358.0, 260.0, 2.0)] {
+            let svg = svg_of(&chart, w, h, dpr);
+            let tags: Vec<&str> = svg.split('<').collect();
+            let Some(frame_at) = tags.iter().position(|t| t.starts_with("rect") && t.contains("opacity=\"0.85\""))
+            else {
+                continue;
+            };
+            let f = numbers(tags[frame_at], "x").into_iter().chain(numbers(tags[frame_at], "y")).collect::<Vec<_>>();
+            let (fw, fh) = (numbers(tags[frame_at], "width")[0], numbers(tags[frame_at], "height")[0]);
+            let frame = Rect { x: f[0], y: f[1], w: fw, h: fh };
+            let inside = |x: f64, y: f64| x > frame.x && x < frame.x + frame.w && y > frame.y && y < frame.y + frame.h;
+            let at = format!("{model}/{id} ({what}) at {w}×{h}, DPR {dpr}");
+            let data_colour = |t: &str| palette.iter().any(|p| t.contains(&format!("\"{p}\"")));
+            for t in tags[..frame_at].iter().filter(|t| data_colour(t)) {
+                if t.starts_with("rect") {
+                    let bar = Rect {
+                        x: numbers(t, "x")[0],
+                        y: numbers(t, "y")[0],
+                        w: numbers(t, "width")[0],
+                        h: numbers(t, "height")[0],
                     };
-                    let f = numbers(tags[frame_at], "x")
-                        .into_iter()
-                        .chain(numbers(tags[frame_at], "y"))
-                        .collect::<Vec<_>>();
-                    let (fw, fh) = (numbers(tags[frame_at], "width")[0], numbers(tags[frame_at], "height")[0]);
-                    let frame = Rect { x: f[0], y: f[1], w: fw, h: fh };
-                    let inside =
-                        |x: f64, y: f64| x > frame.x && x < frame.x + frame.w && y > frame.y && y < frame.y + frame.h;
-                    let at = format!("{}/{} ({what}) at {w}×{h}, DPR {dpr}", spec.id, c.id);
-                    let data_colour = |t: &str| palette.iter().any(|p| t.contains(&format!("\"{p}\"")));
-                    for t in tags[..frame_at].iter().filter(|t| data_colour(t)) {
-                        if t.starts_with("rect") {
-                            let bar = Rect {
-                                x: numbers(t, "x")[0],
-                                y: numbers(t, "y")[0],
-                                w: numbers(t, "width")[0],
-                                h: numbers(t, "height")[0],
-                            };
-                            assert!(!overlap(&bar, &frame), "{at}: the legend {frame:?} covers a bar {bar:?}");
-                        } else if t.starts_with("circle") {
-                            let (cx, cy) = (numbers(t, "cx")[0], numbers(t, "cy")[0]);
-                            assert!(!inside(cx, cy), "{at}: the legend {frame:?} covers a point at ({cx}, {cy})");
-                        } else if t.starts_with("polyline") {
-                            for p in numbers(t, "points").chunks(2) {
-                                assert!(
-                                    !inside(p[0], p[1]),
-                                    "{at}: the legend {frame:?} covers a line through ({}, {})",
-                                    p[0],
-                                    p[1]
-                                );
-                            }
-                        }
+                    assert!(!overlap(&bar, &frame), "{at}: the legend {frame:?} covers a bar {bar:?}");
+                } else if t.starts_with("circle") {
+                    let (cx, cy) = (numbers(t, "cx")[0], numbers(t, "cy")[0]);
+                    assert!(!inside(cx, cy), "{at}: the legend {frame:?} covers a point at ({cx}, {cy})");
+                } else if t.starts_with("polyline") {
+                    for p in numbers(t, "points").chunks(2) {
+                        assert!(
+                            !inside(p[0], p[1]),
+                            "{at}: the legend {frame:?} covers a line through ({}, {})",
+                            p[0],
+                            p[1]
+                        );
                     }
-                    checked += 1;
                 }
             }
+            checked += 1;
         }
     }
     assert!(checked >= 40, "only {checked} legends measured");
@@ -427,63 +438,46 @@ fn svg_texts(svg: &str) -> Vec<(String, f64, f64, f64, Anchor, bool)> {
 #[test]
 fn chart_axis_texts_keep_apart_and_inside() {
     let mut checked = 0;
-    for m in MODELS {
-        let spec = m.spec();
-        let sets = std::iter::once(("defaults".to_string(), RawParams::new()))
-            .chain(spec.presets().map(|p| (format!("preset {}", p.id), preset_params(p.values))));
-        for (what, raw) in sets {
-            for c in spec.charts {
-                let Ok(chart) = api::chart(spec.id, c.id, &raw) else { continue };
-                for (w, h, dpr) in [(640.0, 400.0, 1.0), (640.0, 400.0, 2.0), (358.0, 304.0, 2.0), (330.0, 280.0, 1.0)]
-                {
-                    let mut svg = String::new();
-                    {
-                        let size = ((w * dpr) as u32, (h * dpr) as u32);
-                        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-                        isoperf::chart::draw(&chart, &area, dpr, Theme::LIGHT).unwrap();
-                    }
-                    let at = format!("{}/{} ({what}) at {w}×{h}, DPR {dpr}", spec.id, c.id);
-                    let (iw, ih) = (w * dpr, h * dpr);
-                    let texts = svg_texts(&svg);
-                    for (text, x, y, font, anchor, rotated) in &texts {
-                        // Texts are fitted by the backend's own measure (the browser's
-                        // measureText; here plotters' estimate for SVG, 0.7 em per byte with
-                        // em = px / 1.24²); the x tick labels' spacing is checked below with CHAR.
-                        let width = text.len() as f64 * 0.7 * font / (1.24 * 1.24);
-                        if *rotated {
-                            assert!(
-                                width <= ih + 1.0,
-                                "{at}: the rotated '{text}' ({width:.0} px) is longer than the image"
-                            );
-                            continue;
-                        }
-                        let b = Rect { w: width, ..text_box(text, *font, *x, *y, *anchor) };
-                        let b = if matches!(anchor, Anchor::Middle) { Rect { x: x - width / 2.0, ..b } } else { b };
-                        assert!(
-                            b.x >= -1.0 && b.x + b.w <= iw + 1.0,
-                            "{at}: '{text}' runs from {:.0} to {:.0} px, outside the image's {iw} px",
-                            b.x,
-                            b.x + b.w
-                        );
-                    }
-                    // The x tick labels: centred texts on one line below the plot (the lowest such line above the axis title).
-                    let title_y =
-                        texts.iter().filter(|t| matches!(t.4, Anchor::Middle) && !t.5).map(|t| t.2).fold(0.0, f64::max);
-                    let mut ticks: Vec<&(String, f64, f64, f64, Anchor, bool)> = texts
-                        .iter()
-                        .filter(|t| matches!(t.4, Anchor::Middle) && !t.5 && t.2 < title_y && t.2 > ih / 2.0)
-                        .collect();
-                    let Some(row) = ticks.iter().map(|t| t.2).reduce(f64::max) else { continue };
-                    ticks.retain(|t| (t.2 - row).abs() < 0.5);
-                    ticks.sort_by(|a, b| a.1.total_cmp(&b.1));
-                    for pair in ticks.windows(2) {
-                        let (a, b) = (pair[0], pair[1]);
-                        let (ra, rb) = (text_box(&a.0, a.3, a.1, a.2, a.4), text_box(&b.0, b.3, b.1, b.2, b.4));
-                        assert!(ra.x + ra.w <= rb.x, "{at}: x tick labels '{}' and '{}' overlap", a.0, b.0);
-                    }
-                    checked += 1;
+    for (model, id, what, chart) in every_chart() {
+        for (w, h, dpr) in [(640.0, 400.0, 1.0), (640.0, 400.0, 2.0), (358.0, 304.0, 2.0), (330.0, 280.0, 1.0)] {
+            let svg = svg_of(&chart, w, h, dpr);
+            let at = format!("{model}/{id} ({what}) at {w}×{h}, DPR {dpr}");
+            let (iw, ih) = (w * dpr, h * dpr);
+            let texts = svg_texts(&svg);
+            for (text, x, y, font, anchor, rotated) in &texts {
+                // Texts are fitted by the backend's own measure (the browser's
+                // measureText; here plotters' estimate for SVG, 0.7 em per byte with
+                // em = px / 1.24²); the x tick labels' spacing is checked below with CHAR.
+                let width = text.len() as f64 * 0.7 * font / (1.24 * 1.24);
+                if *rotated {
+                    assert!(width <= ih + 1.0, "{at}: the rotated '{text}' ({width:.0} px) is longer than the image");
+                    continue;
                 }
+                let b = Rect { w: width, ..text_box(text, *font, *x, *y, *anchor) };
+                let b = if matches!(anchor, Anchor::Middle) { Rect { x: x - width / 2.0, ..b } } else { b };
+                assert!(
+                    b.x >= -1.0 && b.x + b.w <= iw + 1.0,
+                    "{at}: '{text}' runs from {:.0} to {:.0} px, outside the image's {iw} px",
+                    b.x,
+                    b.x + b.w
+                );
             }
+            // The x tick labels: centred texts on one line below the plot (the lowest such line above the axis title).
+            let title_y =
+                texts.iter().filter(|t| matches!(t.4, Anchor::Middle) && !t.5).map(|t| t.2).fold(0.0, f64::max);
+            let mut ticks: Vec<&(String, f64, f64, f64, Anchor, bool)> = texts
+                .iter()
+                .filter(|t| matches!(t.4, Anchor::Middle) && !t.5 && t.2 < title_y && t.2 > ih / 2.0)
+                .collect();
+            let Some(row) = ticks.iter().map(|t| t.2).reduce(f64::max) else { continue };
+            ticks.retain(|t| (t.2 - row).abs() < 0.5);
+            ticks.sort_by(|a, b| a.1.total_cmp(&b.1));
+            for pair in ticks.windows(2) {
+                let (a, b) = (pair[0], pair[1]);
+                let (ra, rb) = (text_box(&a.0, a.3, a.1, a.2, a.4), text_box(&b.0, b.3, b.1, b.2, b.4));
+                assert!(ra.x + ra.w <= rb.x, "{at}: x tick labels '{}' and '{}' overlap", a.0, b.0);
+            }
+            checked += 1;
         }
     }
     assert!(checked >= 100, "only {checked} charts measured");
