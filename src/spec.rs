@@ -330,12 +330,14 @@ pub struct OutputSpec {
 
 /// A reference line a model draws on its maps where parameter `key` is
 /// an axis (MPICH's switch points on the broadcast winner map): at `value`
-/// in the parameter's own units, dashed, with a short `label`.
+/// in the parameter's own units, dashed, with a short `label` on the line
+/// and, once in the legend, what such lines mark (`source`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Guide {
     pub key: &'static str,
     pub value: f64,
     pub label: String,
+    pub source: &'static str,
 }
 
 /// One value a categorical output can take.

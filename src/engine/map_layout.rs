@@ -245,19 +245,19 @@ pub fn category_colour(k: usize) -> [u8; 3] {
 
 /// The legend's text for the dashed lines: what they mark, once.
 fn guide_legend(guides: &[Guide]) -> String {
-    let mut sources: Vec<&str> = guides.iter().filter_map(|g| g.label.split(':').next()).collect();
+    let mut sources: Vec<&str> = guides.iter().map(|g| g.source).collect();
     sources.dedup();
     format!("dashed: {}", sources.join(", "))
 }
 
 /// The guides whose parameter is an axis, as lines across the plot, each
-/// labelled (the text after its ':') at the top (an x guide) or at the
-/// left (a y guide) of the plot, apart from the labels placed before.
+/// labelled at the top (an x guide) or at the left (a y guide) of the
+/// plot, apart from the labels placed before.
 fn guide_lines(map: &MapPicture<'_>, plot: Rect, px: &dyn Fn(f64) -> f64, py: &dyn Fn(f64) -> f64) -> Vec<GuideLine> {
     let inside = |a: &MapAxis, v: f64| v >= a.min && v <= a.max && (!a.log || v > 0.0);
     let mut out: Vec<GuideLine> = Vec::new();
     for g in map.guides {
-        let text = g.label.split_once(':').map_or(g.label.as_str(), |(_, t)| t.trim()).to_string();
+        let text = g.label.clone();
         let w = text.chars().count() as f64 * 10.0 * CHAR_WIDTH + 6.0;
         let (line, mut rect) = if g.key == map.x.key && inside(map.x, g.value) {
             let x = px(g.value);

@@ -82,10 +82,11 @@ impl Evaluation {
     }
 }
 
-/// Times every algorithm at `inputs`.
-pub fn evaluate(inputs: &Inputs) -> Evaluation {
-    let Inputs { p, n, net, algorithm, segments } = *inputs;
-    let timings: Vec<Timing> = Algorithm::ALL
+/// Every algorithm's time at `inputs`, each segmented one at the given
+/// segment count or (0) its best.
+pub fn timings(inputs: &Inputs) -> Vec<Timing> {
+    let Inputs { p, n, net, segments, .. } = *inputs;
+    Algorithm::ALL
         .into_iter()
         .map(|a| {
             let (k, time) = match (a.segmented(), segments) {
@@ -98,7 +99,13 @@ pub fn evaluate(inputs: &Inputs) -> Evaluation {
             };
             Timing { algorithm: a, k, time: time.filter(|t| t.is_finite()) }
         })
-        .collect();
+        .collect()
+}
+
+/// Times every algorithm at `inputs`.
+pub fn evaluate(inputs: &Inputs) -> Evaluation {
+    let Inputs { p, n, net, algorithm, .. } = *inputs;
+    let timings = timings(inputs);
     let best = timings
         .iter()
         .filter_map(|t| Some((t.algorithm, t.time?)))
@@ -111,47 +118,55 @@ pub fn evaluate(inputs: &Inputs) -> Evaluation {
 impl Inputs {
     pub fn new(p: &Params) -> Result<Inputs, ModelError> {
         let num = |key: &'static str| p.require_num(key);
-        let procs = num("p")?;
-        let n = num("n")? * SPEC.unit_factor(p, "n_unit")?;
-        if n < 1.0 {
+        let net = match p.choice("cost") {
+            Some("loggp") => Network::LogGP { l: num("L")?, o: num("o")?, g: num("g")?, big_g: num("G")? },
+            _ => Network::Hockney { alpha: num("alpha")?, beta: num("beta")? },
+        };
+        let inputs = Inputs {
+            p: num("p")? as u64,
+            n: num("n")? * SPEC.unit_factor(p, "n_unit")?,
+            net,
+            algorithm: Algorithm::from_id(p.require_choice("algorithm")?).unwrap_or(Algorithm::Binomial),
+            segments: num("segments")? as u64,
+        };
+        inputs.check()?;
+        Ok(inputs)
+    }
+
+    /// The model's own rules beyond each field's range: at least one byte,
+    /// g ≥ o, and no segment shorter than a byte (the form and the map's
+    /// fast path both hold to them).
+    fn check(&self) -> Result<(), ParamError> {
+        let n = self.n;
+        if n.is_nan() || n < 1.0 {
             return Err(ParamError::constraint(
                 "n",
                 format!("{} B is less than one byte", base(n)),
                 "a message of at least 1 byte".into(),
-            )
-            .into());
+            ));
         }
-        let net = match p.choice("cost") {
-            Some("loggp") => {
-                let (o, g) = (num("o")?, num("g")?);
-                if g < o {
-                    return Err(ParamError::constraint(
-                        "g",
-                        format!(
-                            "g = {} s is shorter than the overhead o = {} s: a process cannot start messages faster than it can hand them over",
-                            base(g),
-                            base(o)
-                        ),
-                        format!("g ≥ o = {} s", base(o)),
-                    )
-                    .into());
-                }
-                Network::LogGP { l: num("L")?, o, g, big_g: num("G")? }
+        if let Network::LogGP { o, g, .. } = self.net {
+            if g < o {
+                return Err(ParamError::constraint(
+                    "g",
+                    format!(
+                        "g = {} s is shorter than the overhead o = {} s: a process cannot start messages faster than it can hand them over",
+                        base(g),
+                        base(o)
+                    ),
+                    format!("g ≥ o = {} s", base(o)),
+                ));
             }
-            _ => Network::Hockney { alpha: num("alpha")?, beta: num("beta")? },
-        };
-        let algorithm = Algorithm::from_id(p.require_choice("algorithm")?).unwrap_or(Algorithm::Binomial);
-        let segments = num("segments")? as u64;
+        }
         let most = most_segments(n);
-        if segments > most {
+        if self.segments > most {
             return Err(ParamError::constraint(
                 "segments",
-                format!("{segments} segments of a {} B message would be shorter than a byte", base(n)),
+                format!("{} segments of a {} B message would be shorter than a byte", self.segments, base(n)),
                 format!("0 (the best count) or 1 to {most}"),
-            )
-            .into());
+            ));
         }
-        Ok(Inputs { p: procs as u64, n, net, algorithm, segments })
+        Ok(())
     }
 }
 
@@ -395,6 +410,9 @@ pub static SPEC: ModelSpec = ModelSpec {
     )
 };
 
+/// What the winner map's dashed lines mark.
+const MPICH_GUIDES: &str = "MPICH's default switches";
+
 /// The `broadcast` model of the registry.
 pub struct Broadcast;
 
@@ -455,16 +473,13 @@ impl Model for Broadcast {
     fn map_guides(p: &Params) -> Vec<Guide> {
         let bytes = SPEC.unit_factor(p, "n_unit").unwrap_or(1.0);
         vec![
-            Guide {
-                key: "n",
-                value: MPICH_SHORT / bytes,
-                label: format!("MPICH's default switches: {} B", MPICH_SHORT),
-            },
-            Guide { key: "n", value: MPICH_LONG / bytes, label: format!("MPICH's default switches: {} B", MPICH_LONG) },
+            Guide { key: "n", value: MPICH_SHORT / bytes, label: format!("{} B", MPICH_SHORT), source: MPICH_GUIDES },
+            Guide { key: "n", value: MPICH_LONG / bytes, label: format!("{} B", MPICH_LONG), source: MPICH_GUIDES },
             Guide {
                 key: "p",
                 value: MPICH_MIN_PROCS as f64,
-                label: format!("MPICH's default switches: p = {MPICH_MIN_PROCS}"),
+                label: format!("p = {MPICH_MIN_PROCS}"),
+                source: MPICH_GUIDES,
             },
         ]
     }
@@ -490,13 +505,7 @@ impl Model for Broadcast {
             }
             true
         };
-        let valid = |i: &Inputs| {
-            let loggp_ok = match i.net {
-                Network::LogGP { o, g, .. } => g >= o,
-                Network::Hockney { .. } => true,
-            };
-            i.p >= 2 && i.n >= 1.0 && i.segments <= most_segments(i.n) && loggp_ok
-        };
+        let valid = |i: &Inputs| i.p >= 2 && i.check().is_ok();
         let nx = x.1.len();
         for (j, &yv) in y.1.iter().enumerate() {
             for (i, &xv) in x.1.iter().enumerate() {

@@ -1,7 +1,7 @@
 //! The broadcast model's comparison table and charts.
 
 use crate::chart::{Axis, Chart, Corner, Series, Span, Style, INK};
-use crate::collective::algorithms::{best_segments, lower_bound, most_segments, Algorithm};
+use crate::collective::algorithms::{lower_bound, most_segments, Algorithm};
 use crate::collective::simulate::{schedule, simulate, Message};
 use crate::collective::Network;
 use crate::error::{ModelError, ParamError};
@@ -158,17 +158,8 @@ fn log_grid(lo: f64, hi: f64, count: usize) -> Vec<f64> {
 /// Every algorithm's time at `inputs` with `p` and `n` replaced, each at
 /// its best segment count (or the form's, where the message has that many bytes).
 fn times_at(inputs: &Inputs, p: u64, n: f64) -> Vec<Option<f64>> {
-    Algorithm::ALL
-        .into_iter()
-        .map(|a| {
-            let k = match (a.segmented(), inputs.segments) {
-                (false, _) => 1,
-                (true, 0) => best_segments(a, p, n, &inputs.net).0,
-                (true, k) => k.min(most_segments(n)),
-            };
-            a.time(p, n, k, &inputs.net).filter(|t| t.is_finite())
-        })
-        .collect()
+    let segments = inputs.segments.min(most_segments(n));
+    super::timings(&Inputs { p, n, segments, ..*inputs }).into_iter().map(|t| t.time).collect()
 }
 
 /// A sweep over `xs` of every algorithm and the bound, with the points where
