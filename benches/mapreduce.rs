@@ -1,7 +1,9 @@
 //! One exact solve of the MapReduce shuffle LP (4)-(7) at the lecture's
 //! reference set (r = l = 100, V = 1 PB), for m = 100, 1000 and 5000, and a
 //! sweep of 50 values of m, and the page's quick report at its limit
-//! (`QUICK_INTERVALS`). Compare with `benches/mapreduce_highs.py`
+//! (`QUICK_INTERVALS`); the speedup map over m and r the page offers
+//! (identical mappers: the chain in closed form per point), the idle-tail
+//! method, and the search for m_best. Compare with `benches/mapreduce_highs.py`
 //! (scipy's HiGHS on the same LP) and the browser's www/bench.html.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -55,5 +57,39 @@ fn sweep(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, shuffle, sweep);
+fn mappers(c: &mut Criterion) {
+    use isoperf::engine::isomap::{MapAxis, MapRequest};
+    use isoperf::models::mapreduce::mappers::best_mappers;
+    use isoperf::models::mapreduce::schedule::identical_chain;
+    let raw = RawParams::new();
+    for grid in [64, 128] {
+        let request = MapRequest {
+            output: "speedup".into(),
+            x: MapAxis::parse("x", "m:10:10000:log").unwrap(),
+            y: MapAxis::parse("y", "r:10:1000:log").unwrap(),
+            nx: grid,
+            ny: grid,
+            levels: vec![25.0, 50.0, 100.0, 250.0, 500.0, 1000.0],
+        };
+        c.bench_function(&format!("mapreduce/map speedup m x r {grid}x{grid} (grid + isolines)"), |b| {
+            b.iter(|| api::iso_map("mapreduce", black_box(&raw), &request).unwrap())
+        });
+    }
+    let a = 1e-5 + 1e-2 / 16e6;
+    let (s, cost) = (1.0, 0.1 * 1e-6 / 100.0);
+    c.bench_function("mapreduce/chain in closed form m=10000 r=1000 l=100", |b| {
+        b.iter(|| identical_chain(black_box(Intervals::new(10000, 1000, 100).unwrap()), a, s, cost, 1e15).unwrap())
+    });
+    let idle = Shuffle { intervals: Intervals::new(1000, 100, 100).unwrap(), a: vec![a; 1000], s, c: cost, v: 1e10 };
+    c.bench_function("mapreduce/solve with an idle tail m=1000 r=l=100 V=1e10", |b| {
+        b.iter(|| solve(black_box(&idle)).unwrap())
+    });
+    for (m, v) in [(1000usize, 1e15), (100000, 1e15), (1000, 1e9), (1000, 1e10)] {
+        c.bench_function(&format!("mapreduce/m_best m={m} V={v:e}"), |b| {
+            b.iter(|| best_mappers(black_box(m), 100, 100, a, s, cost, v))
+        });
+    }
+}
+
+criterion_group!(benches, shuffle, sweep, mappers);
 criterion_main!(benches);

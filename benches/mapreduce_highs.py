@@ -11,6 +11,13 @@ does not drop the shuffle terms. Prints t_{N+1} and the median time per solve.
 
 Compare with `cargo bench --bench mapreduce` (one solve natively) and
 www/bench.html ("mapreduce: solve m=1000", in wasm).
+
+    python3 benches/mapreduce_highs.py --regimes
+
+solves the LP as written for the regimes where the chain form fails (start-ups
+outlasting transfers, an idle tail, many reducer groups, a long chain) and sets
+each beside `isoperf eval mapreduce` (built with `cargo build --release`):
+both optima, their relative difference, and both times.
 """
 import statistics
 import sys
@@ -26,13 +33,25 @@ A = 1e-5 + 1e-2 / 16e6
 c = GAMMA * C / R
 
 
+# (label, m, r, l, V, S) for --regimes; every other parameter as the lecture's.
+REGIMES = [
+    ("a gigabyte on 1000 mappers (start-up bound)", 1000, 100, 100, 1e9, 1.0),
+    ("a megabyte on 400 mappers (start-up bound)", 400, 100, 100, 1e6, 1.0),
+    ("idle tail: 150 mappers, V = 1e9", 150, 100, 100, 1e9, 1.0),
+    ("idle tail: 300 mappers, V = 3e9", 300, 100, 100, 3e9, 1.0),
+    ("long chain: 20000 mappers, r = l = 1, V = 1e15", 20000, 1, 1, 1e15, 1.0),
+    ("5 reducer groups, start-ups outlast transfers", 600, 50, 10, 1e8, 1.0),
+]
+
+
 def itv(i, j, m, l):
     return ((j + l - 1) // l - 1) * m + i + (j - 1) % l
 
 
-def solve(m):
-    l = min(L, m)
-    n = itv(m, R, m, l)
+def solve(m, r=R, l=L, v=V, s=S):
+    l = min(l, m)
+    n = itv(m, r, m, l)
+    c = GAMMA * C / r
     # Variables: x_1..x_m (alpha / V), then t_1..t_{N+1}.
     nx, nt = m, n + 1
     tcol = lambda k: nx + k - 1
@@ -41,32 +60,53 @@ def solve(m):
     for i in range(1, m + 1):
         rows += [i - 1, i - 1]
         cols += [tcol(i), i - 1]
-        vals += [1.0, -A * V]
+        vals += [1.0, -A * v]
     rows += [m] * m
     cols += list(range(m))
     vals += [1.0] * m
     a_eq = coo_matrix((vals, (rows, cols)), shape=(m + 1, nx + nt)).tocsr()
-    b_eq = np.concatenate([np.arange(1, m + 1) * S, [1.0]])
+    b_eq = np.concatenate([np.arange(1, m + 1) * s, [1.0]])
     # Inequalities: t_k - t_{k+1} + c V x_i <= 0 for every send (i, j).
     rows, cols, vals = [], [], []
-    r = 0
+    row = 0
     for i in range(1, m + 1):
-        for j in range(1, R + 1):
+        for j in range(1, r + 1):
             k = itv(i, j, m, l)
-            rows += [r, r, r]
+            rows += [row, row, row]
             cols += [tcol(k), tcol(k + 1), i - 1]
-            vals += [1.0, -1.0, c * V]
-            r += 1
-    a_ub = coo_matrix((vals, (rows, cols)), shape=(r, nx + nt)).tocsr()
+            vals += [1.0, -1.0, c * v]
+            row += 1
+    a_ub = coo_matrix((vals, (rows, cols)), shape=(row, nx + nt)).tocsr()
     cost = np.zeros(nx + nt)
     cost[tcol(n + 1)] = 1.0
     bounds = [(0, None)] * nx + [(None, None)] * nt
-    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(r), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
+    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(row), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
     assert res.status == 0, res.message
     return res.fun
 
 
+def regimes():
+    import json
+    import subprocess
+    for label, m, r, l, v, s in REGIMES:
+        t0 = time.perf_counter()
+        highs = solve(m, r, l, v, s)
+        t_highs = time.perf_counter() - t0
+        args = ["target/release/isoperf", "eval", "mapreduce", f"m={m}", f"r={r}", f"l={l}", f"V={v}", f"S={s}"]
+        t0 = time.perf_counter()
+        run = subprocess.run(args, capture_output=True, text=True)
+        t_ours = time.perf_counter() - t0
+        if run.returncode != 0:
+            print(f"{label}: HiGHS {highs:.12g} s in {t_highs:.2f} s; isoperf refuses: {run.stderr.strip()[:120]}")
+            continue
+        ours = json.loads(run.stdout)["t_shuffle"]
+        print(f"{label}: HiGHS {highs:.12g} s in {t_highs:.2f} s; isoperf {ours:.12g} s in {t_ours:.3f} s (process); "
+              f"relative difference {abs(ours - highs) / highs:.1e}")
+
+
 def main():
+    if sys.argv[1:] == ["--regimes"]:
+        return regimes()
     ms = [int(a) for a in sys.argv[1:]] or [100, 1000]
     for m in ms:
         times = []

@@ -256,6 +256,12 @@ pub trait Model: 'static {
 
     /// Sentences under a sweep chart that read its data (the lecture's
     /// observations, checked against the curves drawn).
+    /// Points a sweep's chart marks beyond its curves (where each curve is
+    /// best), as series of their own.
+    fn sweep_marks(_sweep: &SweepSpec, _p: &Params) -> Vec<crate::chart::Series> {
+        Vec::new()
+    }
+
     fn sweep_note(_sweep: &SweepSpec, _p: &Params, _data: &SweepData) -> Option<String> {
         None
     }
@@ -278,6 +284,8 @@ pub trait AnyModel: Sync {
     fn analysis_chart(&self, dataset: &str, text: &str, p: &Params, chart: &str) -> Result<Chart, AnalysisError>;
     #[cfg(feature = "full")]
     fn sweep_note(&self, sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<String>;
+
+    fn sweep_marks(&self, sweep: &SweepSpec, p: &Params) -> Vec<crate::chart::Series>;
 }
 
 /// One evaluation with its type erased: every view of it.
@@ -344,6 +352,10 @@ impl<M: Model> AnyModel for Registered<M> {
     #[cfg(feature = "full")]
     fn sweep_note(&self, sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<String> {
         M::sweep_note(sweep, p, data)
+    }
+
+    fn sweep_marks(&self, sweep: &SweepSpec, p: &Params) -> Vec<crate::chart::Series> {
+        M::sweep_marks(sweep, p)
     }
 }
 

@@ -534,6 +534,18 @@ impl ModelSpec {
         self.params.iter().find(|p| p.key == key)
     }
 
+    /// `v` as a value of the numeric parameter `key`, as a map or sweep
+    /// sets it: rounded where the parameter is an integer, `None` outside
+    /// its valid range.
+    pub fn value_at(&self, key: &str, v: f64) -> Option<Value> {
+        let p = self.param(key)?;
+        let v = match p.kind {
+            ParamKind::Number { integer: true, .. } => v.round(),
+            _ => v,
+        };
+        p.parse(&RawValue::Num(v)).ok()
+    }
+
     /// Base units per unit chosen in the unit choice `unit_key` of `p`
     /// (bytes per MiB, bit/s per Gibit/s).
     pub fn unit_factor(&self, p: &Params, unit_key: &'static str) -> Result<f64, ModelError> {

@@ -235,7 +235,7 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
         seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (seed >> 33) as f64 / (1u64 << 31) as f64
     };
-    let (mut by_chain, mut by_simplex, mut by_bound) = (0, 0, 0);
+    let (mut by_chain, mut by_simplex, mut by_bound, mut by_idle) = (0, 0, 0, 0);
     for case in 0..300 {
         let m = 1 + (next() * 7.0) as usize;
         let r = 1 + (next() * 8.0) as usize;
@@ -250,6 +250,7 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
             Method::Chain => by_chain += 1,
             Method::Simplex { .. } => by_simplex += 1,
             Method::StartupBound => by_bound += 1,
+            Method::IdleTail { .. } => by_idle += 1,
         }
         let (lp, _) = lp_as_written(&p);
         let direct = makespan_of(&p, &ours.alpha);
@@ -263,8 +264,8 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
     }
     // Every path of the solver was exercised.
     assert!(
-        by_chain > 200 && by_simplex > 0 && by_bound > 0,
-        "chain {by_chain}, simplex {by_simplex}, start-up bound {by_bound}"
+        by_chain > 200 && by_simplex > 0 && by_bound > 0 && by_idle > 0,
+        "chain {by_chain}, simplex {by_simplex}, start-up bound {by_bound}, idle tail {by_idle}"
     );
 }
 
@@ -649,4 +650,108 @@ fn new_users_inputs_are_answered() {
     assert!(close(ours.makespan(), 100000101.00625011, 1e-12), "{}", ours.makespan());
     let out = evaluate("mapreduce", &[("m", "100000"), ("r", "1"), ("l", "1")]);
     assert!(close(num(&out, "t_shuffle"), 100000101.00625011, 1e-12));
+}
+
+/// The chain for identical mappers in closed form equals the chain method's
+/// O(N) passes wherever it certifies, and certifies wherever the chain
+/// method finds parts that grow along the pipeline; on small instances both
+/// equal the LP as written.
+#[test]
+fn identical_chain_closed_form_equals_the_chain_method() {
+    use isoperf::models::mapreduce::schedule::identical_chain;
+    let mut seed = 777u64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as f64 / (1u64 << 31) as f64
+    };
+    let (mut closed, mut growing) = (0, 0);
+    for case in 0..400 {
+        let small = case % 4 == 0;
+        let m = if small { 1 + (next() * 6.0) as usize } else { 1 + 10f64.powf(next() * 4.0) as usize };
+        let r = if small { 1 + (next() * 7.0) as usize } else { 1 + 10f64.powf(next() * 3.0) as usize };
+        let l = 1 + (next() * r as f64) as usize;
+        let a = 10f64.powf(next() * 4.0 - 7.0);
+        let s = if next() < 0.1 { 0.0 } else { 10f64.powf(next() * 4.0 - 2.0) };
+        let c = 10f64.powf(next() * 4.0 - 12.0);
+        let v = 10f64.powf(next() * 10.0 + 5.0);
+        let Some(iv) = Intervals::new(m, r, l) else { continue };
+        let p = Shuffle { intervals: iv, a: vec![a; m], s, c, v };
+        let by_chain = chain(&p);
+        let grows = by_chain.as_ref().is_some_and(|o| o.alpha.windows(2).all(|w| w[1] >= w[0]));
+        let ends = identical_chain(iv, a, s, c, v);
+        if let Some(e) = ends {
+            closed += 1;
+            let o = by_chain.as_ref().unwrap_or_else(|| panic!("case {case} {p:?}: closed form certified, chain did not"));
+            assert!(close(e.t_shuffle, o.makespan(), CLOSED_RTOL), "case {case}: closed {} vs chain {}", e.t_shuffle, o.makespan());
+            assert!(close(e.t_map, o.t[m - 1], CLOSED_RTOL), "case {case}: t_m closed {} vs chain {}", e.t_map, o.t[m - 1]);
+            if small {
+                let (lp, _) = lp_as_written(&p);
+                assert!(close(e.t_shuffle, lp, LP_RTOL), "case {case}: closed {} vs LP {lp}", e.t_shuffle);
+            }
+        }
+        if grows && m > 1 {
+            growing += 1;
+            assert!(ends.is_some(), "case {case} {p:?}: growing chain not found in closed form");
+        }
+    }
+    assert!(closed >= 100 && growing >= 100, "closed {closed}, growing {growing}");
+}
+
+/// m_best against brute force: every m' ≤ m solved by the exact solver
+/// (the simplex included), the fewest mappers among equal shuffles.
+#[test]
+fn best_mapper_count_equals_brute_force() {
+    use isoperf::models::mapreduce::mappers::{best_mappers, MapperSearch};
+    let mut seed = 4242u64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as f64 / (1u64 << 31) as f64
+    };
+    let (mut proven, mut inner) = (0, 0);
+    for case in 0..120 {
+        let m = 2 + (next() * 40.0) as usize;
+        let r = 1 + (next() * 12.0) as usize;
+        let l = 1 + (next() * r as f64) as usize;
+        let a = 10f64.powf(next() * 2.0 - 6.0);
+        let s = 10f64.powf(next() * 3.0 - 2.0);
+        let c = 10f64.powf(next() * 3.0 - 10.0);
+        let v = 10f64.powf(next() * 6.0 + 5.0);
+        let shuffle = |k: usize| {
+            let p = Shuffle { intervals: Intervals::new(k, r, l).unwrap(), a: vec![a; k], s, c, v };
+            solve(&p).map(|o| o.makespan())
+        };
+        let all: Vec<f64> = (1..=m).map(|k| shuffle(k).unwrap_or(f64::INFINITY)).collect();
+        let low = all.iter().copied().fold(f64::INFINITY, f64::min);
+        let brute = 1 + all.iter().position(|&t| t <= low * (1.0 + 1e-9)).unwrap();
+        match best_mappers(m, r, l, a, s, c, v) {
+            MapperSearch::Best { m: best, t_shuffle } => {
+                proven += 1;
+                inner += usize::from(best < m);
+                assert!(close(t_shuffle, low, 1e-9), "case {case}: T_best {t_shuffle} vs brute force {low} (m' = {brute})");
+                assert!(close(all[best - 1], low, 1e-9), "case {case}: m_best {best} vs brute force {brute}");
+            }
+            MapperSearch::Unproven { m: stuck, .. } => {
+                // Only where a count below the bound needs the general simplex.
+                assert!(!all[stuck - 1].is_finite() || Intervals::new(stuck, r, l).unwrap().groups() > 1, "case {case}: stuck at {stuck}");
+            }
+        }
+    }
+    assert!(proven >= 90 && inner >= 20, "proven {proven}, best below m {inner}");
+}
+
+/// The issue's example: a gigabyte on a thousand mappers of the lecture's
+/// system is slower than on 142 (the chain with an idle tail from m' = 143).
+#[test]
+fn a_gigabyte_needs_far_fewer_mappers() {
+    let best = eval(&[("V", "1e9")]);
+    let at_best = eval(&[("V", "1e9"), ("m", "142")]);
+    assert_eq!(num(&best, "m_best"), 142.0);
+    assert!(close(num(&best, "T_best"), num(&at_best, "T"), 1e-12));
+    assert!(num(&best, "T") > 3.0 * num(&best, "T_best"));
+    let remarks = api::remarks("mapreduce", &raw(&[("V", "1e9")])).unwrap();
+    assert!(remarks.iter().any(|r| r.key == Some("m_best") && r.text.contains("1000 mappers are no faster than 142")), "{remarks:?}");
+    // At the reference set every extra mapper still pays: m_best = m.
+    let reference = eval(&[]);
+    assert_eq!(num(&reference, "m_best"), 1000.0);
+    assert_eq!(num(&reference, "T_best"), num(&reference, "T"));
 }

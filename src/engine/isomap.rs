@@ -12,7 +12,7 @@ use super::contour;
 use crate::format::echo;
 use crate::model::AnyModel;
 use crate::spec::num;
-use crate::spec::{Category, ParamKind, Params, RawParams, RawValue, Value};
+use crate::spec::{Category, ParamKind, Params, RawParams, Value};
 
 /// Grid sizes allowed per axis.
 pub const MIN_GRID: usize = 2;
@@ -380,14 +380,7 @@ fn generic_field(
     out: &mut [f64],
 ) {
     let spec = model.spec();
-    let valid = |key: &str, v: f64| -> Option<Value> {
-        let p = spec.param(key)?;
-        let v = match p.kind {
-            ParamKind::Number { integer: true, .. } => v.round(),
-            _ => v,
-        };
-        p.parse(&RawValue::Num(v)).ok()
-    };
+    let valid = |key: &str, v: f64| spec.value_at(key, v);
     let xv: Vec<Option<Value>> = xs.iter().map(|x| valid(&r.x.key, *x)).collect();
     for (j, y) in ys.iter().enumerate() {
         let Some(yv) = valid(&r.y.key, *y) else { continue };

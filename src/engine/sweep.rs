@@ -122,6 +122,7 @@ pub fn chart(
     };
     let data = SweepData { xs: sweep_xs(model, sweep), values: sweep.values.to_vec(), ys };
     let mut chart = sweep_figure(model.spec(), sweep, &data);
+    chart.series.extend(model.sweep_marks(sweep, &p));
     let here = model.evaluate(&p).ok().and_then(|e| e.number(sweep.output));
     if let (Some(x), Some(y)) = (p.num(sweep.x), here) {
         chart.series.push(Series::new("current parameters", Style::Marker, 0, vec![(x, y)]));

@@ -26,10 +26,13 @@ use crate::table::Table;
 
 use crate::model::{chart_specs, output_specs, Evaluated, Model, Output, Read, SweepData, View};
 
+pub mod mappers;
 pub mod schedule;
 mod views;
 
-use schedule::{Intervals, Method, Shuffle, Solution, SolveError, MAX_INTERVALS};
+use mappers::MapperSearch;
+
+use schedule::{Intervals, Method, Shuffle, ShuffleEnds, Solution, SolveError, MAX_INTERVALS};
 
 /// Largest mapper or reducer count the calculator takes.
 pub const MAX_NODES: usize = 100_000;
@@ -142,6 +145,16 @@ impl Inputs {
         self.gamma * self.c / self.r() as f64
     }
 
+    /// The shuffle's ends in closed form, where the mappers are identical
+    /// and the chain's certificate holds ([`schedule::identical_chain`]).
+    pub fn closed_form_ends(&self) -> Option<ShuffleEnds> {
+        let a = *self.a.first()?;
+        if self.mappers_key != "m" {
+            return None;
+        }
+        schedule::identical_chain(self.intervals, a, self.s, self.send_rate(), self.v)
+    }
+
     pub fn shuffle(&self) -> Shuffle {
         Shuffle { intervals: self.intervals, a: self.a.clone(), s: self.s, c: self.send_rate(), v: self.v }
     }
@@ -168,9 +181,37 @@ pub struct Evaluation {
     pub t_shuffle: f64,
     pub t_red: f64,
     pub t_seq: f64,
+    /// The best mapper count, searched when first read (a sweep or a map
+    /// of another output never needs it).
+    mappers: std::cell::OnceCell<Option<MapperSearch>>,
+}
+
+impl Inputs {
+    /// The search for the best m' ≤ m; `None` for heterogeneous mappers
+    /// (their count is their list).
+    pub fn best_mappers(&self) -> Option<MapperSearch> {
+        let a = *self.a.first()?;
+        (self.mappers_key == "m")
+            .then(|| mappers::best_mappers(self.m(), self.r(), self.l, a, self.s, self.send_rate(), self.v))
+    }
 }
 
 impl Evaluation {
+    /// The best mapper count and its T, where the search proves one.
+    pub fn best(&self, inputs: &Inputs) -> Option<(usize, f64)> {
+        match (*self.mappers.get_or_init(|| inputs.best_mappers()))? {
+            // The given m: its own schedule's T, to the bit.
+            MapperSearch::Best { m, .. } if m == inputs.m() => Some((m, self.t())),
+            MapperSearch::Best { m, t_shuffle } => Some((m, t_shuffle + self.t_red)),
+            MapperSearch::Unproven { .. } => None,
+        }
+    }
+
+    /// The search's outcome (`None` for heterogeneous mappers).
+    pub fn search(&self, inputs: &Inputs) -> Option<MapperSearch> {
+        *self.mappers.get_or_init(|| inputs.best_mappers())
+    }
+
     pub fn t(&self) -> f64 {
         self.t_shuffle + self.t_red
     }
@@ -206,7 +247,33 @@ fn evaluated(inputs: &Inputs, solution: Result<Solution, SolveError>) -> Result<
         SolveError::NoSimplex => ModelError::Solver(e.to_string()),
     })?;
     let t_shuffle = solution.makespan();
-    Ok(Evaluation { t_shuffle, t_red: inputs.t_red(), t_seq: inputs.t_seq(), solution })
+    Ok(Evaluation { t_shuffle, t_red: inputs.t_red(), t_seq: inputs.t_seq(), solution, mappers: Default::default() })
+}
+
+/// What the search for the best mapper count found, where it is worth a
+/// sentence: the given m far past the best, or no proof.
+fn mappers_remark(inputs: &Inputs, e: &Evaluation) -> Option<Remark> {
+    let m = inputs.m();
+    let text = match e.search(inputs)? {
+        MapperSearch::Best { m: best, .. } if 2 * best <= m => {
+            let (_, t_best) = e.best(inputs)?;
+            format!(
+                "With V = {} B, {} are no faster than {best}: T = {} s at m = {best} against {} s. More mappers only add start-ups here.",
+                crate::format::base(inputs.v),
+                plural(m as f64, "mapper", "mappers"),
+                sig(t_best, 6),
+                sig(e.t(), 6)
+            )
+        }
+        MapperSearch::Best { .. } => return None,
+        MapperSearch::Unproven { m: stuck, best } => format!(
+            "m_best is not shown: the search proves the best of m' = 1 … {} but m' = {stuck} needs the general solver or more than {} intervals solved in full{}.",
+            stuck.saturating_sub(1),
+            mappers::SEARCH_INTERVALS,
+            best.map(|(b, t)| format!("; the best below it is m' = {b} with T = {} s", sig(t + e.t_red, 6))).unwrap_or_default()
+        ),
+    };
+    Some(Remark { key: Some("m_best"), level: Level::Info, text })
 }
 
 const MAPPER_KINDS: &[ChoiceOption] = &[
@@ -363,6 +430,14 @@ const OUTPUTS: &[Output<MapReduceEvaluation>] = &[
     }),
     Output::num("z", "Reducer input z", "B", "γV/r", |e| e.inputs.reducer_input()),
     Output::new("alpha", "Load parts α_i", "B", "every α_i", Read::Array(|e| Some(e.result.solution.alpha.clone()))),
+    Output::new(
+        "m_best",
+        "Best mapper count m_best",
+        "",
+        "the m' ≤ m with the shortest T (identical mappers)",
+        Read::Maybe(|e| e.result.best(&e.inputs).map(|(m, _)| m as f64)),
+    ),
+    Output::new("T_best", "T with m_best mappers", "s", "T at m_best", Read::Maybe(|e| e.result.best(&e.inputs).map(|(_, t)| t))),
 ];
 
 const CHARTS: &[View<MapReduceEvaluation>] = &[
@@ -495,7 +570,8 @@ const PRESET_GROUPS: &[PresetGroup] = &[PresetGroup { label: "Lecture examples",
 
 const NOTES: &[&str] = &[
     "Speedup is T_seq / T with T_seq = S + AV + s_red + a_red (γV) log₂(γV): one machine (the fastest mapper) maps and reduces everything, with no shuffle.",
-    "The shuffle LP (4)-(7) is solved exactly. The chain method makes every interval before the last mapper exactly as long as its largest send, which is O(m + N); a dual solution then proves the result optimal. Where that proof fails and there is one reducer group, start-ups may outlast the work: then the load fits on the first mappers, the last ones idle, and the shuffle ends at mS, which no schedule beats (mapper m starts after m start-ups). Otherwise (many reducer groups on a slow network) the general simplex solves the LP with constraint generation. A remark says which method answered.",
+    "The shuffle LP (4)-(7) is solved exactly. The chain method makes every interval before the last mapper exactly as long as its largest send, which is O(m + N); a dual solution then proves the result optimal. Where that proof fails and there is one reducer group, start-ups may outlast the work: then the load fits on the first mappers, the last ones idle, and the shuffle ends at mS, which no schedule beats (mapper m starts after m start-ups). With one reducer group and a load that does not fit before mS, the chain runs over the first q mappers and the rest idle, again with its dual proof. Otherwise (many reducer groups on a slow network) the general simplex solves the LP with constraint generation. A remark says which method answered.",
+    "m_best is the m' ≤ m with the shortest T (identical mappers; ties go to fewer mappers). The search solves no more m' than it must: mapper m' starts after m' start-ups and every later reducer group receives all of V after t_m', so T ≥ m'S + (⌈r/ℓ⌉ − 1)γCV/r + t_red, and once ℓ is reached that bound only grows. Where parts grow along the pipeline (m'S < γCV/r) the chain is solved in closed form, O(1) per m'.",
     "Everything is solved in scaled units (α/V, t/T0), so C = 10⁻⁹ s/B beside V = 10¹⁵ B loses nothing.",
     "Intervals follow the original work's itv(i, j) = (⌈j/ℓ⌉ − 1)m + i + ((j − 1) mod ℓ), with ℓ taken as min(ℓ, m): no mapper can hold two channels at once. With r ≤ ℓ the shuffle is a plain pipeline, N = m + r − 1.",
     "Reducers all receive z = γV/r and reduce for s_red + a_red z log₂ z after the shuffle ends; V must give each at least one unit.",
@@ -554,8 +630,54 @@ impl Model for MapReduce {
         Some(evaluate_quick(&inputs)?.map(|result| Evaluated { inputs, result }))
     }
 
+    /// Any output over any two numeric parameters, each point validated as
+    /// the form would; where the mappers are identical and the chain's
+    /// certificate holds, T, t_shuffle, t_map and the speedup come from the
+    /// chain in closed form (O(1) a point instead of O(N)), elsewhere from
+    /// the exact solver. Maps are drawn by the full module only.
+    #[cfg(feature = "full")]
+    fn field(output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool {
+        let Some(read) = OUTPUTS.iter().find(|o| o.spec.key == output) else { return false };
+        let closed = |inputs: &Inputs| -> Option<f64> {
+            let ends = inputs.closed_form_ends()?;
+            let t = ends.t_shuffle + inputs.t_red();
+            match output {
+                "T" => Some(t),
+                "t_shuffle" => Some(ends.t_shuffle),
+                "t_map" => Some(ends.t_map),
+                "speedup" => Some(inputs.t_seq() / t),
+                _ => None,
+            }
+        };
+        let xs: Vec<_> = x.1.iter().map(|v| SPEC.value_at(x.0, *v)).collect();
+        let nx = x.1.len();
+        for (j, yv) in y.1.iter().enumerate() {
+            let Some(yv) = SPEC.value_at(y.0, *yv) else { continue };
+            let row = p.with(y.0, yv);
+            for (i, xv) in xs.iter().enumerate() {
+                let Some(xv) = xv else { continue };
+                let Ok(inputs) = Inputs::new(&row.with(x.0, xv.clone())) else { continue };
+                let value = closed(&inputs).or_else(|| {
+                    let result = evaluate(&inputs).ok()?;
+                    read.number(&Evaluated { inputs, result })
+                });
+                if let (Some(slot), Some(v)) = (out.get_mut(j * nx + i), value) {
+                    *slot = if v.is_finite() { v } else { f64::NAN };
+                }
+            }
+        }
+        true
+    }
+
     fn tables(e: &MapReduceEvaluation) -> Vec<Table> {
         vec![views::schedule_table(&e.inputs, &e.result), views::interval_table(&e.inputs), views::reproduction_table()]
+    }
+
+    /// On the sweeps over m, each curve's m_best over the sweep's range
+    /// (sweeps are drawn by the full module only).
+    #[cfg(feature = "full")]
+    fn sweep_marks(sweep: &SweepSpec, p: &Params) -> Vec<crate::chart::Series> {
+        views::best_marks(sweep, p)
     }
 
     fn sweep_note(sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<String> {
@@ -570,6 +692,11 @@ impl Model for MapReduce {
             Method::StartupBound => format!(
                 "the start-up bound: mapper m starts after m start-ups, so no shuffle ends before mS = {} s, and the load fits on the first mappers with the last ones idle",
                 sig(inputs.m() as f64 * inputs.s, 6)
+            ),
+            Method::IdleTail { working } => format!(
+                "the chain over the first {} (every interval before mapper {working} as long as its largest send), with the last {} idle: start-ups outlast the transfers they would save; proved optimal by a dual solution",
+                plural(working as f64, "mapper", "mappers"),
+                plural((inputs.m() - working) as f64, "mapper", "mappers")
             ),
             Method::Simplex { rounds, constraints } => format!(
                 "the general simplex: the chain form is not optimal here (start-ups outlast transfers, or many reducer groups); {constraints} constraints after {rounds} rounds of constraint generation"
@@ -588,6 +715,7 @@ impl Model for MapReduce {
                 ),
             });
         }
+        out.extend(mappers_remark(inputs, e));
         let share = e.t_red / e.t();
         if share > 0.5 {
             out.push(Remark {

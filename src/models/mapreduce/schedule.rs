@@ -186,6 +186,10 @@ pub enum Method {
     /// the early mappers, the last ones idle, and the shuffle ends at mS,
     /// which no schedule beats (mapper m starts after m start-ups).
     StartupBound,
+    /// One reducer group, start-ups outlasting transfers: the chain over
+    /// the first `working` mappers, the rest idle, proved optimal by a dual
+    /// solution.
+    IdleTail { working: usize },
 }
 
 /// An optimal schedule.
@@ -300,10 +304,16 @@ impl Shuffle {
 /// certificate holds, at the start-up bound mS when the load fits before
 /// it, else by the general simplex.
 pub fn solve(p: &Shuffle) -> Result<Solution, SolveError> {
-    match chain(p).or_else(|| startup_bound(p)) {
+    match quick_methods(p) {
         Some(s) => Ok(s),
         None => simplex(p),
     }
+}
+
+/// The exact methods that take O(N) (or O(N log m)): the chain, the
+/// start-up bound, the chain with an idle tail.
+fn quick_methods(p: &Shuffle) -> Option<Solution> {
+    chain(p).or_else(|| startup_bound(p)).or_else(|| idle_tail(p))
 }
 
 /// The most intervals [`solve_quick`] solves: the chain method over them
@@ -319,10 +329,79 @@ pub fn solve_quick(p: &Shuffle) -> Option<Result<Solution, SolveError>> {
     if p.intervals.count() > QUICK_INTERVALS {
         return None;
     }
-    match chain(p).or_else(|| startup_bound(p)) {
+    match quick_methods(p) {
         Some(s) => Some(Ok(s)),
         None => simplex_refusal(p).map(Err),
     }
+}
+
+/// The ends of a shuffle found in closed form, without its parts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShuffleEnds {
+    /// t_m = mS + Aα_m, when the last mapper finishes mapping.
+    pub t_map: f64,
+    /// t_{N+1}, the end of the shuffle.
+    pub t_shuffle: f64,
+}
+
+/// Σ_{i<j} ρ^i = (1 − ρ^j)/(1 − ρ) for ρ = 1/(1 + u), without cancellation
+/// (1 − ρ^j by expm1, 1 − ρ = u/(1 + u)).
+fn geometric(u: f64, j: f64) -> f64 {
+    if j <= 0.0 {
+        return 0.0;
+    }
+    -libm::expm1(-j * libm::log1p(u)) * (1.0 + u) / u
+}
+
+/// The chain method's optimum for m identical mappers (A_i = A), in O(1):
+/// where start-ups are short beside transfers (mS < γCV/r) the parts grow
+/// along the pipeline, every interval's largest sender is its newest mapper,
+/// and the chain x_k = (A x_{k+1} + S)/(A + c) (loads as fractions of V,
+/// A and c per whole V) is geometric about its fixed point x* = S/c:
+/// x_k = x* + ρ^{m−k}(x_m − x*), ρ = A/(A + c), and Σx = 1 fixes x_m.
+///
+/// After t_m the largest sender of a tail interval is mapper m where the
+/// window still holds it (K intervals: the first and last ℓ − 1 of every
+/// group change, and group 0's tail), else its newest mapper o = ℓ … m
+/// (once per later group), so t_{N+1} = t_m + c (K x_m + (G − 1) Σ_{o ≥ ℓ} x_o).
+///
+/// The same certificate as [`chain`] proves it, in closed form too: the
+/// dual flow F_k = ρF_{k−1} + (w − c τ_k)/(A + c) from F_0 = 0, with τ_k the
+/// tail intervals k is largest in (0 below ℓ, G − 1 from ℓ on), rises to
+/// F_{ℓ−1} and then moves monotonically towards its fixed point, so F ≥ 0
+/// holds everywhere iff it holds at F_{ℓ−1} and F_{m−1}; F_m = 1 fixes w.
+/// Complementary slackness holds by construction. `None` where it does not
+/// apply (x_m below x*, a dual flow below zero, no transfer cost): the
+/// general [`solve`] answers there.
+pub fn identical_chain(iv: Intervals, a: f64, s: f64, c: f64, v: f64) -> Option<ShuffleEnds> {
+    let (m, l) = (iv.m() as f64, iv.width() as f64);
+    let groups = iv.groups() as f64;
+    let last_group = iv.r() as f64 - (groups - 1.0) * l;
+    // Per whole load: A_V = AV, c_V = cV, so that x = α/V sums to one.
+    let (av, cv) = (a * v, c * v);
+    if !(av > 0.0 && cv > 0.0 && s >= 0.0 && av.is_finite() && cv.is_finite()) {
+        return None;
+    }
+    let u = cv / av;
+    let star = s / cv;
+    let g = |j: f64| geometric(u, j);
+    let rise = (1.0 - m * star) / g(m); // x_m − x*
+    if !(rise >= 0.0 && rise.is_finite()) {
+        return None; // the parts would shrink along the pipeline
+    }
+    let x_m = star + rise;
+    let newest = (m - l + 1.0) * star + rise * g(m - l + 1.0); // Σ_{o=ℓ}^{m} x_o
+    let k = (groups - 1.0) * (l - 1.0) + last_group;
+    let t_map = m * s + av * x_m;
+    let t_shuffle = t_map + cv * (k * x_m + (groups - 1.0) * newest);
+    // The dual: F_{m−1} = P + Q w, and F_m = F_{m−1} + (w − c τ_m)/A = 1.
+    let beta = 1.0 / (av + cv);
+    let tau_m = k + groups - 1.0;
+    let (p, q) = (-beta * cv * (groups - 1.0) * g(m - l), beta * g(m - 1.0));
+    let w = (1.0 - p + cv * tau_m / av) / (q + 1.0 / av);
+    let (before, last) = (beta * w * g(l - 1.0), p + q * w); // F_{ℓ−1}, F_{m−1}
+    // Flows are fractions of the unit through the last interval (F_m = 1).
+    (before >= -CERTIFICATE_TOL && last >= -CERTIFICATE_TOL && t_shuffle.is_finite()).then_some(ShuffleEnds { t_map, t_shuffle })
 }
 
 /// Values of the plateau a start-up-bound schedule is tried at, as
@@ -418,18 +497,38 @@ pub fn chain(p: &Shuffle) -> Option<Solution> {
         return None;
     }
     let sc = p.scaled();
-    // h[k − 1]: the sender whose constraint is tight in interval k < m.
-    let mut h: Vec<usize> = (1..m).collect();
-    let mut x = vec![0.0; m];
+    let (mut x, h, largest) = tight_chain(iv, &sc)?;
+    if x.iter().any(|&v| v < -1e-12) {
+        return None;
+    }
+    // The tight senders for n < m, the largest ones after.
+    let mut tight = h;
+    tight.extend(largest.iter().skip(m - 1));
+    let t = p.boundaries(&sc, &x, &tight);
+    certify(&sc, &x, &t, &tight, m)?;
+    for v in &mut x {
+        *v = v.max(0.0);
+    }
+    Some(p.unscale(&sc, x, t, tight, Method::Chain))
+}
+
+/// The chain's tight pattern over the mappers of `iv` (the first q of a
+/// problem scaled as `sc`): the parts, the tight sender of each interval
+/// n < q and every interval's largest sender, once the two agree.
+fn tight_chain(iv: Intervals, sc: &Scaled) -> Option<(Vec<f64>, Vec<usize>, Vec<usize>)> {
+    let q = iv.m();
+    // h[k − 1]: the sender whose constraint is tight in interval k < q.
+    let mut h: Vec<usize> = (1..q).collect();
+    let mut x = vec![0.0; q];
     for _round in 0..8 {
         // Forward in x_1, unless every interval's largest sender is its newest
-        // mapper: then backward in x_m, which stays accurate where a long
+        // mapper: then backward in x_q, which stays accurate where a long
         // chain grows from its fixed point S/c (forward, x_1 would need
         // more digits than a double has).
         if h.iter().enumerate().all(|(k, &hk)| hk == k + 1) {
-            backward_chain(&sc, &mut x)?;
+            backward_chain(sc, &mut x)?;
         } else {
-            affine_chain(&sc, &h, &mut x)?;
+            affine_chain(sc, &h, &mut x)?;
         }
         let largest = iv.largest_senders(&x);
         let mut changed = false;
@@ -440,23 +539,64 @@ pub fn chain(p: &Shuffle) -> Option<Solution> {
                 changed = true;
             }
         }
-        if changed {
-            continue;
+        if !changed {
+            return Some((x, h, largest));
         }
-        if x.iter().any(|&v| v < -1e-12) {
-            return None;
+    }
+    None
+}
+
+/// One reducer group where start-ups outlast transfers but the load does
+/// not fit before mS: the chain over the first q mappers (every interval
+/// before mapper q as long as its largest send, the parts shrinking along
+/// the pipeline), the last m − q idle. q is the longest chain whose parts
+/// stay non-negative (found by bisection: a longer chain spreads the same
+/// load over more, ever smaller parts). The certificate is the chain's,
+/// with no flow past interval q and each idle mapper covered by the last
+/// intervals, whose senders all idle.
+pub fn idle_tail(p: &Shuffle) -> Option<Solution> {
+    let iv = p.intervals;
+    let m = iv.m();
+    if iv.groups() != 1 || p.a.len() != m || m < 2 {
+        return None;
+    }
+    let sc = p.scaled();
+    let working = |q: usize| -> Option<(Vec<f64>, Vec<usize>)> {
+        let (x, h, _) = tight_chain(Intervals::new(q, iv.r(), iv.width())?, &sc)?;
+        x.iter().all(|&v| v >= -1e-12).then_some((x, h))
+    };
+    let (mut lo, mut hi) = (1usize, m); // the chain over lo mappers works, over hi it does not
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if working(mid).is_some() {
+            lo = mid;
+        } else {
+            hi = mid;
         }
-        // The tight senders for n < m, the largest ones after.
-        let mut tight = h.clone();
-        tight.extend(largest.iter().skip(m - 1));
-        let t = p.boundaries(&sc, &x, &tight);
-        certify(&sc, &x, &t, &tight)?;
+    }
+    let attempt = |q: usize| -> Option<Solution> {
+        let (mut x, h) = working(q)?;
+        x.resize(m, 0.0);
         for v in &mut x {
             *v = v.max(0.0);
         }
-        return Some(p.unscale(&sc, x, t, tight, Method::Chain));
-    }
-    None
+        let largest = iv.largest_senders(&x);
+        let mut tight = h;
+        tight.extend(largest.iter().skip(q - 1));
+        let t = p.boundaries(&sc, &x, &tight);
+        // Every interval before the last mapper as the LP states it, the
+        // slack ones past the chain included.
+        let scale = t.last().copied()?.abs().max(sc.s);
+        for n in 1..m {
+            let slack = t.get(n)? - t.get(n - 1)? - sc.c * value(&x, *largest.get(n - 1)?);
+            if slack < -CERTIFICATE_TOL * scale {
+                return None;
+            }
+        }
+        certify(&sc, &x, &t, &tight, q)?;
+        Some(p.unscale(&sc, x, t, tight, Method::IdleTail { working: q }))
+    };
+    attempt(lo).or_else(|| attempt(lo.checked_sub(1)?))
 }
 
 fn value(x: &[f64], k: usize) -> f64 {
@@ -502,23 +642,26 @@ fn backward_chain(sc: &Scaled, x: &mut [f64]) -> Option<()> {
     x.iter().all(|v| v.is_finite()).then_some(())
 }
 
-/// Y_k = Σ_{n: h(n) = k} F_n, with F_n = 1 − G_n, G_n = Σ_{i > n} u_i,
-/// from the last mapper back: u_k = (w − c Y_k)/A_k.
+/// Y_k = Σ_{n: h(n) = k} F_n, with F_n = F_q − G_n, G_n = Σ_{q ≥ i > n} u_i,
+/// from the chain's last mapper q back: u_k = (w − c Y_k)/A_k.
 /// A quantity affine in w, (p, q) for p + q w.
 type Affine = (f64, f64);
 
-fn duals_backward(sc: &Scaled, tight: &[usize], m: usize) -> Option<(Vec<Affine>, Affine)> {
-    let mut bucket = vec![(0.0f64, 0.0f64); m];
-    for &k in tight.iter().skip(m - 1) {
-        bucket.get_mut(k.checked_sub(1)?)?.0 += 1.0; // F_n = 1 for n ≥ m
-    }
-    let mut u = vec![(0.0f64, 0.0f64); m];
+/// The duals of a chain over mappers 1..=q: `h[n − 1]` the tight sender of
+/// interval n < q, `tail[k − 1]` the intervals after t_m whose largest
+/// sender is k (each carrying a unit of flow), and `end` = F_q, the flow
+/// through interval q (1 when q = m: all of it; 0 when the mappers after q
+/// idle). Returns u_1..u_q and F_q = Σu, both affine in w.
+fn duals_backward(sc: &Scaled, h: &[usize], tail: &[f64], end: f64) -> Option<(Vec<Affine>, Affine)> {
+    let q = tail.len();
+    let mut bucket: Vec<Affine> = tail.iter().map(|&t| (t, 0.0)).collect();
+    let mut u = vec![(0.0f64, 0.0f64); q];
     let mut g = (0.0f64, 0.0f64); // G_k
-    for k in (1..=m).rev() {
-        if k < m {
-            let hk = *tight.get(k - 1)?;
+    for k in (1..=q).rev() {
+        if k < q {
+            let hk = *h.get(k - 1)?;
             let b = bucket.get_mut(hk.checked_sub(1)?)?;
-            b.0 += 1.0 - g.0;
+            b.0 += end - g.0;
             b.1 -= g.1;
         }
         let (by, a) = (*bucket.get(k - 1)?, *sc.a.get(k - 1)?);
@@ -529,19 +672,16 @@ fn duals_backward(sc: &Scaled, tight: &[usize], m: usize) -> Option<(Vec<Affine>
     Some((u, g))
 }
 
-/// The same when h(n) = n for every n < m: Y_k = F_k + t_k (t_k the tail
-/// intervals whose largest sender is k), so F_k = F_{k−1} + u_k gives
-/// F_k = (A_k F_{k−1} + w − c t_k)/(A_k + c), a contraction from F_0 = 0.
-fn duals_forward(sc: &Scaled, tight: &[usize], m: usize) -> Option<(Vec<Affine>, Affine)> {
-    let mut tail = vec![0.0f64; m];
-    for &k in tight.iter().skip(m - 1) {
-        *tail.get_mut(k.checked_sub(1)?)? += 1.0;
-    }
-    let mut u = vec![(0.0f64, 0.0f64); m];
+/// The same when h(n) = n for every n < q: Y_k = F_k + t_k, so
+/// F_k = F_{k−1} + u_k gives F_k = (A_k F_{k−1} + w − c t_k)/(A_k + c),
+/// a contraction from F_0 = 0.
+fn duals_forward(sc: &Scaled, tail: &[f64]) -> Option<(Vec<Affine>, Affine)> {
+    let q = tail.len();
+    let mut u = vec![(0.0f64, 0.0f64); q];
     let mut f = (0.0f64, 0.0f64); // F_{k−1}
-    for k in 1..=m {
+    for k in 1..=q {
         let (a, tk) = (*sc.a.get(k - 1)?, *tail.get(k - 1)?);
-        let uk = if k < m {
+        let uk = if k < q {
             let fk = ((a * f.0 - sc.c * tk) / (a + sc.c), (a * f.1 + 1.0) / (a + sc.c));
             let uk = (fk.0 - f.0, fk.1 - f.1);
             f = fk;
@@ -556,42 +696,77 @@ fn duals_forward(sc: &Scaled, tight: &[usize], m: usize) -> Option<(Vec<Affine>,
     Some((u, f))
 }
 
-/// Builds the dual solution of the tight pattern and checks it: dual
-/// feasibility (every interval's flow F_n ≥ 0) and a zero duality gap.
-fn certify(sc: &Scaled, x: &[f64], t: &[f64], tight: &[usize]) -> Option<()> {
+/// Builds the dual solution of a chain over the first q mappers whose
+/// later mappers (if any) idle, and checks it: dual feasibility (every
+/// interval's flow F_n ≥ 0; an idle mapper covered by the tail intervals
+/// whose senders all idle) and a zero duality gap. `tight` holds the tight
+/// sender of each interval n < q, then the largest sender of each n ≥ m.
+fn certify(sc: &Scaled, x: &[f64], t: &[f64], tight: &[usize], q: usize) -> Option<()> {
     let m = x.len();
-    // The duals u_k of the mapper equations, affine in w: (p, q) means p + q w;
-    // g = Σu. Solved from the end back, or, when every interval before the
-    // last mapper has its newest mapper as largest sender, from the first on
-    // (the direction in which the recursion contracts).
-    let newest = tight.iter().take(m - 1).enumerate().all(|(k, &hk)| hk == k + 1);
-    let (u, g) = if newest { duals_forward(sc, tight, m)? } else { duals_backward(sc, tight, m)? };
-    // Σu = 1 fixes w.
-    let w = (1.0 - g.0) / g.1;
+    let h = tight.get(..q.checked_sub(1)?)?;
+    let tail_senders = tight.get(q.saturating_sub(1).max(m - 1).min(tight.len())..).unwrap_or(&[]);
+    let mut tail = vec![0.0f64; q];
+    let mut idle_windows = Vec::new(); // for each tail interval of idle senders only: its oldest sender
+    for (i, &k) in tail_senders.iter().enumerate() {
+        match tail.get_mut(k.checked_sub(1)?) {
+            Some(slot) => *slot += 1.0,
+            None => idle_windows.push(i),
+        }
+    }
+    // F_q: all the flow when every mapper works, none when the last ones idle.
+    let end = if q == m { 1.0 } else { 0.0 };
+    let newest = h.iter().enumerate().all(|(k, &hk)| hk == k + 1);
+    let (u, g) = if newest { duals_forward(sc, &tail)? } else { duals_backward(sc, h, &tail, end)? };
+    let w = (end - g.0) / g.1;
     if !w.is_finite() {
         return None;
     }
     let scale = t.last().copied()?.abs().max(sc.s);
-    // Dual feasibility: F_n = Σ_{i ≤ n} u_i ≥ 0 for n < m.
+    // Dual feasibility: F_n = Σ_{i ≤ n} u_i ≥ 0 for n < q.
     let mut f = 0.0;
-    let mut dual = w;
-    for (k, (p, q)) in u.iter().enumerate() {
-        let uk = p + q * w;
+    let mut dual = w + if q < m { m as f64 * sc.s } else { 0.0 };
+    for (k, (p, qw)) in u.iter().enumerate() {
+        let uk = p + qw * w;
         f += uk;
-        if k + 1 < m && f < -CERTIFICATE_TOL * f.abs().max(1.0) {
+        if k + 1 < q && f < -CERTIFICATE_TOL * f.abs().max(1.0) {
             return None;
         }
         dual += (k + 1) as f64 * sc.s * uk;
     }
+    if q < m && !idle_covered(sc, q, m, w, idle_windows.len()) {
+        return None;
+    }
     // Primal feasibility of the tight pattern, then the gap.
     let primal = t.last().copied()?;
-    for (n, &k) in tight.iter().enumerate().take(m - 1) {
+    for (n, &k) in tight.iter().enumerate().take(q.saturating_sub(1)) {
         let slack = t.get(n + 1)? - t.get(n)? - sc.c * value(x, k);
         if slack < -CERTIFICATE_TOL * scale {
             return None;
         }
     }
     ((primal - dual).abs() <= CERTIFICATE_TOL * scale).then_some(())
+}
+
+/// With one reducer group the tail intervals whose senders all idle are
+/// the last ones, each a suffix [m − s + 1, m] of the mappers (s = 1 …
+/// `windows`): every idle mapper j < m must get w/c of their unit flows,
+/// mapper m (covered by A_m) max(0, w − A_m)/c. The suffixes are nested,
+/// so Hall's condition reads: mappers q+1 … j need no more than the
+/// suffixes that reach j.
+fn idle_covered(sc: &Scaled, q: usize, m: usize, w: f64, windows: usize) -> bool {
+    if sc.c <= 0.0 {
+        return w <= 0.0;
+    }
+    let a_m = sc.a.last().copied().unwrap_or(0.0);
+    let mut need = 0.0;
+    for j in q + 1..=m {
+        need += if j < m { w / sc.c } else { (w - a_m).max(0.0) / sc.c };
+        let reach = windows.saturating_sub(m - j) as f64; // suffixes s ≥ m − j + 1
+        if need > reach * (1.0 + CERTIFICATE_TOL) + CERTIFICATE_TOL {
+            return false;
+        }
+    }
+    true
 }
 
 /// The general LP by simplex (microlp) on the reduced form — parts x_k and

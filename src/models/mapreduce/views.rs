@@ -1,6 +1,6 @@
 //! Tables, the Gantt chart and the sweep observations of the MapReduce model.
 
-use crate::chart::{Axis, Chart, Corner, Series, Span};
+use crate::chart::{Axis, Chart, Corner, Series, Span, Style};
 use crate::error::ModelError;
 use crate::format::{plural, sig};
 use crate::model::SweepData;
@@ -8,6 +8,7 @@ use crate::spec::{Params, Scale, SweepSpec, Value};
 use crate::table::{Row, Status, Table};
 
 use super::schedule::{solve, Intervals, Shuffle};
+use super::mappers::MapperSearch;
 use super::{evaluate, Evaluation, Inputs};
 
 /// Mapper and reducer rows shown in the Gantt chart and the tables.
@@ -478,4 +479,33 @@ pub fn observation(sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<St
     }
     sentences.extend(gap_reason(sweep, p, data));
     (!sentences.is_empty()).then(|| sentences.join(" "))
+}
+
+/// Each curve's best mapper count over a sweep across m (where the search
+/// proves one), as one series of points: the curve's value at m_best.
+pub fn best_marks(sweep: &SweepSpec, p: &Params) -> Vec<Series> {
+    if sweep.x != "m" || p.choice("mappers") == Some("heterogeneous") {
+        return Vec::new();
+    }
+    let points: Vec<(f64, f64)> = sweep
+        .values
+        .iter()
+        .filter_map(|&value| {
+            let q = sweep.linked.iter().fold(p.with(sweep.series, Value::Num(value)), |q, key| q.with(key, Value::Num(value)));
+            let inputs = Inputs::new(&q.with("m", Value::Num(sweep.x_max))).ok()?;
+            let MapperSearch::Best { m, t_shuffle } = inputs.best_mappers()? else { return None };
+            let t = t_shuffle + inputs.t_red();
+            let y = match sweep.output {
+                "speedup" => inputs.t_seq() / t,
+                "T" => t,
+                "t_shuffle" => t_shuffle,
+                _ => return None,
+            };
+            Some((m as f64, y))
+        })
+        .collect();
+    if points.is_empty() {
+        return Vec::new();
+    }
+    vec![Series::new(format!("m_best of each curve (m ≤ {})", val(sweep.x_max)), Style::Points, 0, points)]
 }
