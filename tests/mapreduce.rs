@@ -235,7 +235,7 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
         seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (seed >> 33) as f64 / (1u64 << 31) as f64
     };
-    let (mut by_chain, mut by_simplex, mut by_bound, mut by_idle) = (0, 0, 0, 0);
+    let (mut by_chain, mut by_simplex, mut by_bound, mut by_idle, mut by_plateau) = (0, 0, 0, 0, 0);
     for case in 0..300 {
         let m = 1 + (next() * 7.0) as usize;
         let r = 1 + (next() * 8.0) as usize;
@@ -251,6 +251,7 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
             Method::Simplex { .. } => by_simplex += 1,
             Method::StartupBound => by_bound += 1,
             Method::IdleTail { .. } => by_idle += 1,
+            Method::Plateau { .. } => by_plateau += 1,
         }
         let (lp, _) = lp_as_written(&p);
         let direct = makespan_of(&p, &ours.alpha);
@@ -264,8 +265,8 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
     }
     // Every path of the solver was exercised.
     assert!(
-        by_chain > 200 && by_simplex > 0 && by_bound > 0 && by_idle > 0,
-        "chain {by_chain}, simplex {by_simplex}, start-up bound {by_bound}, idle tail {by_idle}"
+        by_chain > 200 && by_simplex > 0 && by_bound > 0 && by_idle > 0 && by_plateau > 0,
+        "chain {by_chain}, simplex {by_simplex}, start-up bound {by_bound}, idle tail {by_idle}, plateau {by_plateau}"
     );
 }
 
@@ -754,4 +755,50 @@ fn a_gigabyte_needs_far_fewer_mappers() {
     let reference = eval(&[]);
     assert_eq!(num(&reference, "m_best"), 1000.0);
     assert_eq!(num(&reference, "T_best"), num(&reference, "T"));
+}
+
+/// Many reducer groups on a slow network: the chain after a plateau. The
+/// shuffle-m-l sweep's gaps (γ = 1, ℓ = 10 < r = 100) were refused as
+/// needing the general simplex; HiGHS on the LP as written (feasibility
+/// tolerances 10⁻¹⁰; the LP of benches/mapreduce_highs.py) gives
+/// t_shuffle = 353.9577279097958 s (m = 43, V = 10⁹) and
+/// 1923.9357874996324 s (m = 110, V = 10¹⁰).
+#[test]
+fn many_groups_take_a_plateau_then_the_chain() {
+    for (m, v, highs) in [("43", "1e9", 353.9577279097958), ("110", "1e10", 1923.9357874996324)] {
+        let out = eval(&[("m", m), ("r", "100"), ("l", "10"), ("V", v), ("gamma", "1")]);
+        assert!(close(num(&out, "t_shuffle"), highs, 1e-12), "m = {m}: {} vs HiGHS {highs}", num(&out, "t_shuffle"));
+        let remarks = api::remarks("mapreduce", &raw(&[("m", m), ("r", "100"), ("l", "10"), ("V", v), ("gamma", "1")])).unwrap();
+        assert!(remarks.iter().any(|r| r.text.contains("the chain after a plateau")), "{remarks:?}");
+    }
+    // Against the LP as written on random instances with several groups.
+    let mut seed = 99u64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as f64 / (1u64 << 31) as f64
+    };
+    let mut plateaus = 0;
+    // The regime of the sweep's gaps: A ≫ c ≫ S, ℓ a fraction of r.
+    for case in 0..120 {
+        let m = 10 + (next() * 30.0) as usize;
+        let r = 20 + (next() * 40.0) as usize;
+        let l = 2 + (next() * (r as f64 / 4.0)) as usize;
+        let p = Shuffle {
+            intervals: Intervals::new(m, r, l).unwrap(),
+            a: vec![1.0; m],
+            s: 10f64.powf(next() * 2.0 - 4.0),
+            c: 10f64.powf(next() * 2.0 - 2.5),
+            v: 1.0,
+        };
+        let Some(ours) = isoperf::models::mapreduce::schedule::plateau_chain(&p) else { continue };
+        plateaus += 1;
+        // microlp's tolerances are absolute: the LP is solved with times
+        // scaled so the start-up is one (t scales with A, S and c alike).
+        let scale = 1.0 / p.s;
+        let scaled = Shuffle { a: p.a.iter().map(|a| a * scale).collect(), s: 1.0, c: p.c * scale, ..p.clone() };
+        let (lp, _) = lp_as_written(&scaled);
+        assert!(close(ours.makespan(), lp / scale, LP_RTOL), "case {case} {p:?}: plateau {} vs LP {}", ours.makespan(), lp / scale);
+        assert!(close(makespan_of(&p, &ours.alpha), ours.makespan(), 1e-9), "case {case}: reported vs implied");
+    }
+    assert!(plateaus >= 12, "{plateaus} plateau schedules certified");
 }

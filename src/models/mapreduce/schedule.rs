@@ -190,6 +190,9 @@ pub enum Method {
     /// the first `working` mappers, the rest idle, proved optimal by a dual
     /// solution.
     IdleTail { working: usize },
+    /// The first `plateau` mappers take equal parts, the chain follows,
+    /// proved optimal by a dual solution.
+    Plateau { plateau: usize },
 }
 
 /// An optimal schedule.
@@ -313,7 +316,7 @@ pub fn solve(p: &Shuffle) -> Result<Solution, SolveError> {
 /// The exact methods that take O(N) (or O(N log m)): the chain, the
 /// start-up bound, the chain with an idle tail.
 fn quick_methods(p: &Shuffle) -> Option<Solution> {
-    chain(p).or_else(|| startup_bound(p)).or_else(|| idle_tail(p))
+    chain(p).or_else(|| startup_bound(p)).or_else(|| idle_tail(p)).or_else(|| plateau_chain(p))
 }
 
 /// The most intervals [`solve_quick`] solves: the chain method over them
@@ -402,6 +405,226 @@ pub fn identical_chain(iv: Intervals, a: f64, s: f64, c: f64, v: f64) -> Option<
     let (before, last) = (beta * w * g(l - 1.0), p + q * w); // F_{ℓ−1}, F_{m−1}
     // Flows are fractions of the unit through the last interval (F_m = 1).
     (before >= -CERTIFICATE_TOL && last >= -CERTIFICATE_TOL && t_shuffle.is_finite()).then_some(ShuffleEnds { t_map, t_shuffle })
+}
+
+/// Why a plateau length fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PlateauFit {
+    /// A tight interval would carry negative flow: the plateau is too short.
+    Short,
+    /// Anything else (the plateau's own intervals overfull, parts below zero).
+    Long,
+}
+
+/// The chain with a plateau: the first p mappers take equal parts H (their
+/// intervals slack: S ≥ cH), every later interval is as long as its
+/// largest send. Where many reducer groups share a slow network the
+/// windows that wrap around the mappers all hold the plateau, so spreading
+/// the load evenly over its mappers costs the tail nothing, while the
+/// chain after it shrinks as the start-ups allow.
+///
+/// The dual: no flow through the plateau's slack intervals, so each of its
+/// mappers j < p is covered by the unit flows of the intervals whose
+/// largest senders it ties with (cY_j = w), mapper p by those and F_p;
+/// summed over the plateau that is one equation for w; the split itself
+/// is a transportation over interval windows, checked by earliest deadline
+/// first. The chain's duals come backward from F_m = 1 as in [`chain`].
+pub fn plateau_chain(p: &Shuffle) -> Option<Solution> {
+    let iv = p.intervals;
+    let m = iv.m();
+    if p.a.len() != m || m < 3 {
+        return None;
+    }
+    let sc = p.scaled();
+    let (mut lo, mut hi) = (1usize, m); // the plateau is longer than lo, at most hi
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        match plateau_at(p, &sc, mid) {
+            Ok(solution) => return Some(solution),
+            Err(PlateauFit::Short) => lo = mid,
+            Err(PlateauFit::Long) => hi = mid,
+        }
+    }
+    plateau_at(p, &sc, hi).ok()
+}
+
+fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, PlateauFit> {
+    use PlateauFit::{Long, Short};
+    let iv = p.intervals;
+    let m = iv.m();
+    let mut h: Vec<usize> = (1..m).collect();
+    let mut x = vec![0.0; m];
+    let mut settled = None;
+    for _round in 0..8 {
+        plateau_affine_chain(sc, &h, plateau, &mut x).ok_or(Long)?;
+        let largest = iv.largest_senders(&x);
+        let mut changed = false;
+        for (n, (slot, &best)) in h.iter_mut().zip(&largest).enumerate() {
+            let (now, top) = (value(&x, *slot), value(&x, best));
+            if n + 1 >= plateau && top > now + 1e-12 * top.abs() {
+                *slot = best;
+                changed = true;
+            }
+        }
+        if !changed {
+            settled = Some(largest);
+            break;
+        }
+    }
+    let largest = settled.ok_or(Long)?;
+    if x.iter().any(|&v| v < -1e-12) {
+        return Err(Long);
+    }
+    let top = x.first().copied().unwrap_or(0.0);
+    // The plateau must be the largest part (every window touching it ties there).
+    if x.iter().any(|&v| v > top * (1.0 + 1e-12)) {
+        return Err(Short);
+    }
+    let mut tight: Vec<usize> = h.clone();
+    tight.extend(largest.iter().skip(m - 1));
+    let t = p.boundaries(sc, &x, &tight);
+    let scale = t.last().copied().ok_or(Long)?.abs().max(sc.s);
+    for n in 1..m {
+        let k = *largest.get(n - 1).ok_or(Long)?;
+        let slack = t.get(n).ok_or(Long)? - t.get(n - 1).ok_or(Long)? - sc.c * value(&x, k);
+        if slack < -CERTIFICATE_TOL * scale {
+            return Err(Long);
+        }
+    }
+    // Duals, affine in w, backward from F_m = 1 down to the plateau.
+    let in_plateau = |k: usize| k <= plateau;
+    let mut bucket: Vec<Affine> = vec![(0.0, 0.0); m];
+    for &k in tight.iter().skip(m - 1) {
+        bucket.get_mut(k.checked_sub(1).ok_or(Long)?).ok_or(Long)?.0 += 1.0;
+    }
+    let mut u = vec![(0.0f64, 0.0f64); m];
+    let mut g = (0.0f64, 0.0f64); // Σ_{i>k} u_i
+    let mut flows = vec![(0.0f64, 0.0f64); m]; // F_n for n ≥ plateau
+    for k in (plateau + 1..=m).rev() {
+        if k < m {
+            let f = (1.0 - g.0, -g.1);
+            *flows.get_mut(k - 1).ok_or(Long)? = f;
+            let hk = *h.get(k - 1).ok_or(Long)?;
+            let b = bucket.get_mut(hk.checked_sub(1).ok_or(Long)?).ok_or(Long)?;
+            b.0 += f.0;
+            b.1 += f.1;
+        }
+        let (by, a) = (*bucket.get(k - 1).ok_or(Long)?, *sc.a.get(k - 1).ok_or(Long)?);
+        let uk = ((-sc.c * by.0) / a, (1.0 - sc.c * by.1) / a);
+        *u.get_mut(k - 1).ok_or(Long)? = uk;
+        g = (g.0 + uk.0, g.1 + uk.1);
+    }
+    let f_p = (1.0 - g.0, -g.1);
+    if plateau < m {
+        *flows.get_mut(plateau - 1).ok_or(Long)? = f_p;
+        let hp = *h.get(plateau - 1).ok_or(Long)?;
+        let b = bucket.get_mut(hp.checked_sub(1).ok_or(Long)?).ok_or(Long)?;
+        b.0 += f_p.0;
+        b.1 += f_p.1;
+    }
+    // Σ_{j ≤ p} coverage: A_p F_p + c Φ = p w.
+    let phi = bucket.iter().take(plateau).fold((0.0, 0.0), |acc, b| (acc.0 + b.0, acc.1 + b.1));
+    let a_p = *sc.a.get(plateau - 1).ok_or(Long)?;
+    let w = (a_p * f_p.0 + sc.c * phi.0) / (plateau as f64 - a_p * f_p.1 - sc.c * phi.1);
+    if !w.is_finite() {
+        return Err(Long);
+    }
+    // Flows through the tight intervals must be ≥ 0.
+    for n in plateau..m {
+        let f = flows.get(n - 1).ok_or(Long)?;
+        let v = f.0 + f.1 * w;
+        if v < -CERTIFICATE_TOL {
+            return Err(Short);
+        }
+    }
+    // The plateau's split: supplies (an interval's flow over the plateau
+    // members of its window) to demands w/c (and (w − A_p F_p)/c at p).
+    let fp = f_p.0 + f_p.1 * w;
+    if !plateau_split(&iv, plateau, &tight, &flows, w, fp, a_p, sc.c) {
+        return Err(Long);
+    }
+    let mut dual = w + plateau as f64 * sc.s * fp;
+    for (k, (p0, q0)) in u.iter().enumerate().skip(plateau) {
+        dual += (k + 1) as f64 * sc.s * (p0 + q0 * w);
+    }
+    let primal = t.last().copied().ok_or(Long)?;
+    if (primal - dual).abs() > CERTIFICATE_TOL * scale {
+        return Err(Long);
+    }
+    let _ = in_plateau;
+    Ok(p.unscale(sc, x.iter().map(|v| v.max(0.0)).collect(), t, tight, Method::Plateau { plateau }))
+}
+
+/// Whether the flows of the intervals whose largest senders tie on the
+/// plateau 1..=p can be split among its mappers so that each j < p gets
+/// w/c and mapper p gets (w − A_p F_p)/c: earliest deadline first over
+/// the windows (each a range of mappers), exact for interval supplies.
+#[allow(clippy::too_many_arguments)]
+fn plateau_split(iv: &Intervals, p: usize, tight: &[usize], flows: &[Affine], w: f64, fp: f64, a_p: f64, c: f64) -> bool {
+    let m = iv.m();
+    // (first member, last member, amount)
+    let mut supplies: Vec<(usize, usize, f64)> = Vec::new();
+    for (i, &k) in tight.iter().enumerate() {
+        let n = if i + 1 < m { i + 1 } else { i + 1 };
+        if k > p || k == 0 {
+            continue;
+        }
+        let amount = if n < m {
+            if n < p {
+                continue; // slack: no flow
+            }
+            flows.get(n - 1).map_or(0.0, |f| f.0 + f.1 * w)
+        } else {
+            1.0
+        };
+        // The plateau members of interval n's window: one range, or refuse.
+        let ranges: Vec<(usize, usize)> =
+            iv.senders(n).filter_map(|s| (s.lo <= p).then_some((s.lo, s.hi.min(p)))).collect();
+        match ranges.as_slice() {
+            [one] => supplies.push((one.0, one.1, amount)),
+            _ => return false,
+        }
+    }
+    supplies.sort_by_key(|s| s.0);
+    let total: f64 = supplies.iter().map(|s| s.2).sum();
+    let tol = CERTIFICATE_TOL * total.max(1.0);
+    let mut open: std::collections::BinaryHeap<std::cmp::Reverse<(usize, u64)>> = Default::default();
+    let mut left: Vec<f64> = supplies.iter().map(|s| s.2).collect();
+    let mut next = 0;
+    for j in 1..=p {
+        while let Some(s) = supplies.get(next).filter(|s| s.0 <= j) {
+            open.push(std::cmp::Reverse((s.1, next as u64)));
+            next += 1;
+        }
+        let mut need = if j < p { w / c } else { (w - a_p * fp) / c };
+        if need < -tol {
+            return false;
+        }
+        while need > tol {
+            let Some(std::cmp::Reverse((end, idx))) = open.peek().copied() else { return false };
+            if end < j {
+                return false; // left over where no mapper can take it
+            }
+            let slot = &mut left[idx as usize];
+            let take = slot.min(need);
+            *slot -= take;
+            need -= take;
+            if *slot <= tol {
+                open.pop();
+            }
+        }
+        // Supplies ending here must be used up.
+        while let Some(std::cmp::Reverse((end, idx))) = open.peek().copied() {
+            if end > j {
+                break;
+            }
+            if left[idx as usize] > tol {
+                return false;
+            }
+            open.pop();
+        }
+    }
+    next == supplies.len() && open.is_empty()
 }
 
 /// Values of the plateau a start-up-bound schedule is tried at, as
@@ -606,10 +829,20 @@ fn value(x: &[f64], k: usize) -> f64 {
 /// x with A_{k+1} x_{k+1} = A_k x_k − S + c x_{h(k)} for k < m and Σx = 1,
 /// as x = a + b x_1.
 fn affine_chain(sc: &Scaled, h: &[usize], x: &mut [f64]) -> Option<()> {
+    plateau_affine_chain(sc, h, 1, x)
+}
+
+/// The same with x_1 = … = x_p (a plateau: those intervals slack), the
+/// intervals from p on tight.
+fn plateau_affine_chain(sc: &Scaled, h: &[usize], plateau: usize, x: &mut [f64]) -> Option<()> {
     let m = x.len();
     let mut ab: Vec<(f64, f64)> = Vec::with_capacity(m);
     ab.push((0.0, 1.0));
     for (k, &hk) in h.iter().enumerate() {
+        if k + 1 < plateau {
+            ab.push((0.0, 1.0));
+            continue;
+        }
         let (&(a_k, b_k), &(a_h, b_h)) = (ab.get(k)?, ab.get(hk.checked_sub(1)?)?);
         let (ak, ak1) = (*sc.a.get(k)?, *sc.a.get(k + 1)?);
         ab.push(((ak * a_k - sc.s + sc.c * a_h) / ak1, (ak * b_k + sc.c * b_h) / ak1));
