@@ -11,14 +11,18 @@
 //! the search ends at the first such m' whose bound reaches the best
 //! shuffle found. Below the bound, the chain in closed form
 //! ([`identical_chain`], O(1)) answers where its certificate holds; the
-//! exact solver's quick methods answer elsewhere, within a budget of
-//! intervals.
+//! chain, the start-up bound and the chain with an idle tail answer
+//! elsewhere, within a budget of intervals (each solve charged its
+//! intervals times the passes the chain may take).
 
-use super::schedule::{identical_chain, solve_quick, Intervals, Shuffle};
+use super::schedule::{identical_chain, single_group_methods, Intervals, Shuffle};
 
-/// Intervals the search may solve in full (outside the closed form):
-/// a few milliseconds natively.
-pub const SEARCH_INTERVALS: usize = 400_000;
+/// Interval passes the search may make outside the closed form: a few
+/// milliseconds natively.
+pub const SEARCH_INTERVALS: usize = 2_000_000;
+
+/// Passes over the intervals one solve is charged: the chain's rounds.
+const PASSES: usize = 8;
 
 /// The outcome of the search.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -56,15 +60,15 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
         let t = match identical_chain(iv, a, s, c, v) {
             Some(ends) => ends.t_shuffle,
             None => {
-                let n = iv.count();
+                let n = iv.count().saturating_mul(PASSES);
                 if n > budget {
                     return unproven;
                 }
                 budget -= n;
                 let p = Shuffle { intervals: iv, a: vec![a; k], s, c, v };
-                match solve_quick(&p) {
-                    Some(Ok(sol)) => sol.makespan(),
-                    _ => return unproven,
+                match single_group_methods(&p) {
+                    Some(sol) => sol.makespan(),
+                    None => return unproven,
                 }
             }
         };

@@ -267,7 +267,7 @@ fn mappers_remark(inputs: &Inputs, e: &Evaluation) -> Option<Remark> {
         }
         MapperSearch::Best { .. } => return None,
         MapperSearch::Unproven { m: stuck, best } => format!(
-            "m_best is not shown: the search proves the best of m' = 1 … {} but m' = {stuck} needs the general solver or more than {} intervals solved in full{}.",
+            "m_best is not shown: the search proves the best of m' = 1 … {} but m' = {stuck} needs the general solver, or more interval passes than its budget of {}{}.",
             stuck.saturating_sub(1),
             mappers::SEARCH_INTERVALS,
             best.map(|(b, t)| format!("; the best below it is m' = {b} with T = {} s", sig(t + e.t_red, 6))).unwrap_or_default()

@@ -314,9 +314,16 @@ pub fn solve(p: &Shuffle) -> Result<Solution, SolveError> {
 }
 
 /// The exact methods that take O(N) (or O(N log m)): the chain, the
-/// start-up bound, the chain with an idle tail.
+/// start-up bound, the chain with an idle tail, the chain after a plateau.
 fn quick_methods(p: &Shuffle) -> Option<Solution> {
-    chain(p).or_else(|| startup_bound(p)).or_else(|| idle_tail(p)).or_else(|| plateau_chain(p))
+    single_group_methods(p).or_else(|| plateau_chain(p))
+}
+
+/// The quick methods but the plateau's search: the chain, the start-up
+/// bound and the chain with an idle tail (the last two for one reducer
+/// group), a few passes over the intervals each.
+pub fn single_group_methods(p: &Shuffle) -> Option<Solution> {
+    chain(p).or_else(|| startup_bound(p)).or_else(|| idle_tail(p))
 }
 
 /// The most intervals [`solve_quick`] solves: the chain method over them
@@ -492,7 +499,6 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
         }
     }
     // Duals, affine in w, backward from F_m = 1 down to the plateau.
-    let in_plateau = |k: usize| k <= plateau;
     let mut bucket: Vec<Affine> = vec![(0.0, 0.0); m];
     for &k in tight.iter().skip(m - 1) {
         bucket.get_mut(k.checked_sub(1).ok_or(Long)?).ok_or(Long)?.0 += 1.0;
@@ -551,21 +557,22 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
     if (primal - dual).abs() > CERTIFICATE_TOL * scale {
         return Err(Long);
     }
-    let _ = in_plateau;
     Ok(p.unscale(sc, x.iter().map(|v| v.max(0.0)).collect(), t, tight, Method::Plateau { plateau }))
 }
 
 /// Whether the flows of the intervals whose largest senders tie on the
 /// plateau 1..=p can be split among its mappers so that each j < p gets
 /// w/c and mapper p gets (w − A_p F_p)/c: earliest deadline first over
-/// the windows (each a range of mappers), exact for interval supplies.
+/// the windows (each a range of mappers), exact for interval supplies; a
+/// maximum flow where some window wraps around the mappers.
 #[allow(clippy::too_many_arguments)]
 fn plateau_split(iv: &Intervals, p: usize, tight: &[usize], flows: &[Affine], w: f64, fp: f64, a_p: f64, c: f64) -> bool {
     let m = iv.m();
     // (first member, last member, amount)
     let mut supplies: Vec<(usize, usize, f64)> = Vec::new();
+    let mut wrapped: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
     for (i, &k) in tight.iter().enumerate() {
-        let n = if i + 1 < m { i + 1 } else { i + 1 };
+        let n = i + 1;
         if k > p || k == 0 {
             continue;
         }
@@ -577,13 +584,19 @@ fn plateau_split(iv: &Intervals, p: usize, tight: &[usize], flows: &[Affine], w:
         } else {
             1.0
         };
-        // The plateau members of interval n's window: one range, or refuse.
+        // The plateau members of interval n's window: one range, or two
+        // where the window wraps around the mappers (then a flow decides).
         let ranges: Vec<(usize, usize)> =
             iv.senders(n).filter_map(|s| (s.lo <= p).then_some((s.lo, s.hi.min(p)))).collect();
         match ranges.as_slice() {
             [one] => supplies.push((one.0, one.1, amount)),
-            _ => return false,
+            _ => wrapped.push((ranges, amount)),
         }
+    }
+    let demand = |j: usize| if j < p { w / c } else { (w - a_p * fp) / c };
+    if !wrapped.is_empty() {
+        wrapped.extend(supplies.iter().map(|&(lo, hi, amount)| (vec![(lo, hi)], amount)));
+        return split_feasible(p, &wrapped, &demand);
     }
     supplies.sort_by_key(|s| s.0);
     let total: f64 = supplies.iter().map(|s| s.2).sum();
@@ -596,7 +609,7 @@ fn plateau_split(iv: &Intervals, p: usize, tight: &[usize], flows: &[Affine], w:
             open.push(std::cmp::Reverse((s.1, next as u64)));
             next += 1;
         }
-        let mut need = if j < p { w / c } else { (w - a_p * fp) / c };
+        let mut need = demand(j);
         if need < -tol {
             return false;
         }
@@ -605,7 +618,7 @@ fn plateau_split(iv: &Intervals, p: usize, tight: &[usize], flows: &[Affine], w:
             if end < j {
                 return false; // left over where no mapper can take it
             }
-            let slot = &mut left[idx as usize];
+            let Some(slot) = left.get_mut(idx as usize) else { return false };
             let take = slot.min(need);
             *slot -= take;
             need -= take;
@@ -618,13 +631,169 @@ fn plateau_split(iv: &Intervals, p: usize, tight: &[usize], flows: &[Affine], w:
             if end > j {
                 break;
             }
-            if left[idx as usize] > tol {
+            if left.get(idx as usize).is_some_and(|v| *v > tol) {
                 return false;
             }
             open.pop();
         }
     }
     next == supplies.len() && open.is_empty()
+}
+
+/// Whether supplies, each spread over one or two ranges of positions
+/// 1..=p, can meet every position's demand exactly (their totals equal):
+/// a maximum flow from the supplies through a segment tree over the
+/// positions (a range reaches O(log p) of its nodes) to the demands
+/// (Dinic's algorithm). Supplies over the same ranges are merged first.
+fn split_feasible(p: usize, supplies: &[(Vec<(usize, usize)>, f64)], demand: &dyn Fn(usize) -> f64) -> bool {
+    use std::collections::BTreeMap;
+    let mut merged: BTreeMap<Vec<(usize, usize)>, f64> = BTreeMap::new();
+    for (ranges, amount) in supplies {
+        *merged.entry(ranges.clone()).or_insert(0.0) += amount;
+    }
+    let total: f64 = merged.values().sum();
+    let need: f64 = (1..=p).map(demand).sum();
+    let tol = CERTIFICATE_TOL * total.abs().max(need.abs()).max(1.0);
+    if (total - need).abs() > tol || (1..=p).any(|j| demand(j) < -tol) {
+        return false;
+    }
+    // Nodes: 0 source, 1 sink, then the segment tree (size 2·leaves), then the supplies.
+    let leaves = p.next_power_of_two();
+    let tree = |v: usize| 2 + v; // v in 1..2·leaves
+    let first_supply = 2 + 2 * leaves;
+    let mut g = Flow::new(first_supply + merged.len());
+    for v in 1..leaves {
+        g.edge(tree(v), tree(2 * v), f64::INFINITY);
+        g.edge(tree(v), tree(2 * v + 1), f64::INFINITY);
+    }
+    for j in 1..=p {
+        g.edge(tree(leaves + j - 1), 1, demand(j).max(0.0));
+    }
+    for (i, (ranges, amount)) in merged.iter().enumerate() {
+        let node = first_supply + i;
+        g.edge(0, node, *amount);
+        for &(lo, hi) in ranges {
+            let (mut l, mut r) = (lo - 1 + leaves, hi - 1 + leaves + 1); // [l, r)
+            while l < r {
+                if l & 1 == 1 {
+                    g.edge(node, tree(l), f64::INFINITY);
+                    l += 1;
+                }
+                if r & 1 == 1 {
+                    r -= 1;
+                    g.edge(node, tree(r), f64::INFINITY);
+                }
+                l /= 2;
+                r /= 2;
+            }
+        }
+    }
+    g.max_flow(0, 1, tol) >= need - tol
+}
+
+/// A flow network with real capacities, for Dinic's algorithm.
+struct Flow {
+    head: Vec<Vec<usize>>,
+    to: Vec<usize>,
+    cap: Vec<f64>,
+}
+
+impl Flow {
+    fn new(nodes: usize) -> Flow {
+        Flow { head: vec![Vec::new(); nodes], to: Vec::new(), cap: Vec::new() }
+    }
+
+    fn edge(&mut self, a: usize, b: usize, cap: f64) {
+        for (from, to, c) in [(a, b, cap), (b, a, 0.0)] {
+            if let Some(list) = self.head.get_mut(from) {
+                list.push(self.to.len());
+            }
+            self.to.push(to);
+            self.cap.push(c);
+        }
+    }
+
+    /// The maximum flow from s to t; capacities below `eps` count as none.
+    fn max_flow(&mut self, s: usize, t: usize, eps: f64) -> f64 {
+        let n = self.head.len();
+        let mut total = 0.0;
+        loop {
+            // Levels by breadth-first search.
+            let mut level = vec![usize::MAX; n];
+            let mut queue = std::collections::VecDeque::from([s]);
+            if let Some(l) = level.get_mut(s) {
+                *l = 0;
+            }
+            while let Some(v) = queue.pop_front() {
+                let lv = level.get(v).copied().unwrap_or(usize::MAX);
+                for &e in self.head.get(v).map_or(&[][..], |h| h.as_slice()) {
+                    let (w, c) = (self.to.get(e).copied().unwrap_or(0), self.cap.get(e).copied().unwrap_or(0.0));
+                    if c > eps && level.get(w) == Some(&usize::MAX) {
+                        if let Some(l) = level.get_mut(w) {
+                            *l = lv + 1;
+                        }
+                        queue.push_back(w);
+                    }
+                }
+            }
+            if level.get(t) == Some(&usize::MAX) {
+                return total;
+            }
+            let mut next = vec![0usize; n];
+            loop {
+                let pushed = self.push(s, t, f64::INFINITY, &level, &mut next, eps);
+                if pushed <= eps {
+                    break;
+                }
+                total += pushed;
+            }
+        }
+    }
+
+    /// One augmenting path in the level graph (iteratively, no recursion).
+    fn push(&mut self, s: usize, t: usize, limit: f64, level: &[usize], next: &mut [usize], eps: f64) -> f64 {
+        let mut path: Vec<usize> = Vec::new(); // edges
+        let mut v = s;
+        loop {
+            if v == t {
+                let f = path.iter().fold(limit, |f, &e| f.min(self.cap.get(e).copied().unwrap_or(0.0)));
+                for &e in &path {
+                    if let Some(c) = self.cap.get_mut(e) {
+                        *c -= f;
+                    }
+                    if let Some(c) = self.cap.get_mut(e ^ 1) {
+                        *c += f;
+                    }
+                }
+                return f;
+            }
+            let edges = self.head.get(v).map_or(&[][..], |h| h.as_slice());
+            let mut advanced = false;
+            while let Some(&e) = edges.get(next.get(v).copied().unwrap_or(usize::MAX)) {
+                let w = self.to.get(e).copied().unwrap_or(0);
+                let ok = self.cap.get(e).copied().unwrap_or(0.0) > eps
+                    && level.get(w).copied() == level.get(v).map(|l| l + 1);
+                if ok {
+                    path.push(e);
+                    v = w;
+                    advanced = true;
+                    break;
+                }
+                if let Some(k) = next.get_mut(v) {
+                    *k += 1;
+                }
+            }
+            if !advanced {
+                // Dead end: retreat one edge and skip it.
+                let Some(e) = path.pop() else { return 0.0 };
+                let from = self.to.get(e ^ 1).copied().unwrap_or(0);
+                if let Some(k) = next.get_mut(from) {
+                    *k += 1;
+                }
+                v = from;
+            }
+        }
+    }
 }
 
 /// Values of the plateau a start-up-bound schedule is tried at, as
