@@ -31,6 +31,14 @@ const LP_RTOL: f64 = 1e-6;
 /// The closed form and the chain method take different arithmetic paths.
 const CLOSED_RTOL: f64 = 1e-9;
 
+/// A reproducible stream of uniform numbers in [0, 1) (a 64-bit LCG).
+fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+    move || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as f64 / (1u64 << 31) as f64
+    }
+}
+
 fn eval(pairs: &[(&str, &str)]) -> Outputs {
     common::evaluate("mapreduce", pairs)
 }
@@ -181,11 +189,7 @@ fn interval_tables_obey_the_channel_rules() {
 
 #[test]
 fn largest_senders_match_brute_force() {
-    let mut seed = 17u64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 33) as f64 / (1u64 << 31) as f64
-    };
+    let mut next = uniform(17);
     for m in 1..=8 {
         for r in 1..=9 {
             for l in 1..=5 {
@@ -230,11 +234,7 @@ fn single_reducer_closed_form_equals_the_lp() {
 fn optimum_equals_the_lp_as_written_on_random_instances() {
     // Two independent methods: the chain method (or constraint generation
     // where its certificate fails) against microlp on the full LP (4)-(7).
-    let mut seed = 12345u64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 33) as f64 / (1u64 << 31) as f64
-    };
+    let mut next = uniform(12345);
     let (mut by_chain, mut by_simplex, mut by_bound, mut by_idle, mut by_plateau) = (0, 0, 0, 0, 0);
     for case in 0..300 {
         let m = 1 + (next() * 7.0) as usize;
@@ -590,11 +590,7 @@ fn quick_reports_leave_long_shuffles_to_a_worker() {
 /// is feasible for every constraint, with the makespan its parts imply.
 #[test]
 fn warm_constraint_generation_equals_the_lp_as_written() {
-    let mut seed = 777u64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 33) as f64 / (1u64 << 31) as f64
-    };
+    let mut next = uniform(777);
     let mut generated = 0;
     for case in 0..120 {
         let m = 2 + (next() * 24.0) as usize;
@@ -660,11 +656,7 @@ fn new_users_inputs_are_answered() {
 #[test]
 fn identical_chain_closed_form_equals_the_chain_method() {
     use isoperf::models::mapreduce::schedule::identical_chain;
-    let mut seed = 777u64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 33) as f64 / (1u64 << 31) as f64
-    };
+    let mut next = uniform(777);
     let (mut closed, mut growing) = (0, 0);
     for case in 0..400 {
         let small = case % 4 == 0;
@@ -703,11 +695,7 @@ fn identical_chain_closed_form_equals_the_chain_method() {
 #[test]
 fn best_mapper_count_equals_brute_force() {
     use isoperf::models::mapreduce::mappers::{best_mappers, MapperSearch};
-    let mut seed = 4242u64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 33) as f64 / (1u64 << 31) as f64
-    };
+    let mut next = uniform(4242);
     let (mut proven, mut inner) = (0, 0);
     for case in 0..120 {
         let m = 2 + (next() * 40.0) as usize;
@@ -772,11 +760,7 @@ fn many_groups_take_a_plateau_then_the_chain() {
         assert!(remarks.iter().any(|r| r.text.contains("the chain after a plateau")), "{remarks:?}");
     }
     // Against the LP as written on random instances with several groups.
-    let mut seed = 99u64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 33) as f64 / (1u64 << 31) as f64
-    };
+    let mut next = uniform(99);
     let mut plateaus = 0;
     // The regime of the sweep's gaps: A ≫ c ≫ S, ℓ a fraction of r.
     for case in 0..120 {

@@ -491,13 +491,7 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
     tight.extend(largest.iter().skip(m - 1));
     let t = p.boundaries(sc, &x, &tight);
     let scale = t.last().copied().ok_or(Long)?.abs().max(sc.s);
-    for n in 1..m {
-        let k = *largest.get(n - 1).ok_or(Long)?;
-        let slack = t.get(n).ok_or(Long)? - t.get(n - 1).ok_or(Long)? - sc.c * value(&x, k);
-        if slack < -CERTIFICATE_TOL * scale {
-            return Err(Long);
-        }
-    }
+    intervals_hold(sc, &x, &t, &largest).ok_or(Long)?;
     // Duals, affine in w, backward from F_m = 1 down to the plateau.
     let mut bucket: Vec<Affine> = vec![(0.0, 0.0); m];
     for &k in tight.iter().skip(m - 1) {
@@ -855,12 +849,7 @@ pub fn startup_bound(p: &Shuffle) -> Option<Solution> {
     let largest = iv.largest_senders(&x);
     let t = p.boundaries(&sc, &x, &largest);
     let scale = t.last().copied()?.abs().max(sc.s);
-    for n in 1..m {
-        let slack = t.get(n)? - t.get(n - 1)? - sc.c * value(&x, *largest.get(n - 1)?);
-        if slack < -CERTIFICATE_TOL * scale {
-            return None;
-        }
-    }
+    intervals_hold(&sc, &x, &t, &largest)?;
     let bound = m as f64 * sc.s;
     ((t.last().copied()? - bound).abs() <= CERTIFICATE_TOL * scale)
         .then(|| p.unscale(&sc, x, t, largest, Method::StartupBound))
@@ -978,17 +967,24 @@ pub fn idle_tail(p: &Shuffle) -> Option<Solution> {
         let t = p.boundaries(&sc, &x, &tight);
         // Every interval before the last mapper as the LP states it, the
         // slack ones past the chain included.
-        let scale = t.last().copied()?.abs().max(sc.s);
-        for n in 1..m {
-            let slack = t.get(n)? - t.get(n - 1)? - sc.c * value(&x, *largest.get(n - 1)?);
-            if slack < -CERTIFICATE_TOL * scale {
-                return None;
-            }
-        }
+        intervals_hold(&sc, &x, &t, &largest)?;
         certify(&sc, &x, &t, &tight, q)?;
         Some(p.unscale(&sc, x, t, tight, Method::IdleTail { working: q }))
     };
     attempt(lo).or_else(|| attempt(lo.checked_sub(1)?))
+}
+
+/// Every interval before the last mapper at least as long as its largest
+/// send, as the LP states it (to the certificate's tolerance).
+fn intervals_hold(sc: &Scaled, x: &[f64], t: &[f64], largest: &[usize]) -> Option<()> {
+    let scale = t.last().copied()?.abs().max(sc.s);
+    for n in 1..x.len() {
+        let slack = t.get(n)? - t.get(n - 1)? - sc.c * value(x, *largest.get(n - 1)?);
+        if slack < -CERTIFICATE_TOL * scale {
+            return None;
+        }
+    }
+    Some(())
 }
 
 fn value(x: &[f64], k: usize) -> f64 {
