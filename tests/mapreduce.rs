@@ -674,9 +674,20 @@ fn identical_chain_closed_form_equals_the_chain_method() {
         let ends = identical_chain(iv, a, s, c, v);
         if let Some(e) = ends {
             closed += 1;
-            let o = by_chain.as_ref().unwrap_or_else(|| panic!("case {case} {p:?}: closed form certified, chain did not"));
-            assert!(close(e.t_shuffle, o.makespan(), CLOSED_RTOL), "case {case}: closed {} vs chain {}", e.t_shuffle, o.makespan());
-            assert!(close(e.t_map, o.t[m - 1], CLOSED_RTOL), "case {case}: t_m closed {} vs chain {}", e.t_map, o.t[m - 1]);
+            let o =
+                by_chain.as_ref().unwrap_or_else(|| panic!("case {case} {p:?}: closed form certified, chain did not"));
+            assert!(
+                close(e.t_shuffle, o.makespan(), CLOSED_RTOL),
+                "case {case}: closed {} vs chain {}",
+                e.t_shuffle,
+                o.makespan()
+            );
+            assert!(
+                close(e.t_map, o.t[m - 1], CLOSED_RTOL),
+                "case {case}: t_m closed {} vs chain {}",
+                e.t_map,
+                o.t[m - 1]
+            );
             if small {
                 let (lp, _) = lp_as_written(&p);
                 assert!(close(e.t_shuffle, lp, LP_RTOL), "case {case}: closed {} vs LP {lp}", e.t_shuffle);
@@ -716,12 +727,18 @@ fn best_mapper_count_equals_brute_force() {
             MapperSearch::Best { m: best, t_shuffle } => {
                 proven += 1;
                 inner += usize::from(best < m);
-                assert!(close(t_shuffle, low, 1e-9), "case {case}: T_best {t_shuffle} vs brute force {low} (m' = {brute})");
+                assert!(
+                    close(t_shuffle, low, 1e-9),
+                    "case {case}: T_best {t_shuffle} vs brute force {low} (m' = {brute})"
+                );
                 assert!(close(all[best - 1], low, 1e-9), "case {case}: m_best {best} vs brute force {brute}");
             }
             MapperSearch::Unproven { m: stuck, .. } => {
                 // Only where a count below the bound needs the general simplex.
-                assert!(!all[stuck - 1].is_finite() || Intervals::new(stuck, r, l).unwrap().groups() > 1, "case {case}: stuck at {stuck}");
+                assert!(
+                    !all[stuck - 1].is_finite() || Intervals::new(stuck, r, l).unwrap().groups() > 1,
+                    "case {case}: stuck at {stuck}"
+                );
             }
         }
     }
@@ -738,7 +755,10 @@ fn a_gigabyte_needs_far_fewer_mappers() {
     assert!(close(num(&best, "T_best"), num(&at_best, "T"), 1e-12));
     assert!(num(&best, "T") > 3.0 * num(&best, "T_best"));
     let remarks = api::remarks("mapreduce", &raw(&[("V", "1e9")])).unwrap();
-    assert!(remarks.iter().any(|r| r.key == Some("m_best") && r.text.contains("1000 mappers are no faster than 142")), "{remarks:?}");
+    assert!(
+        remarks.iter().any(|r| r.key == Some("m_best") && r.text.contains("1000 mappers are no faster than 142")),
+        "{remarks:?}"
+    );
     // At the reference set every extra mapper still pays: m_best = m.
     let reference = eval(&[]);
     assert_eq!(num(&reference, "m_best"), 1000.0);
@@ -756,7 +776,8 @@ fn many_groups_take_a_plateau_then_the_chain() {
     for (m, v, highs) in [("43", "1e9", 353.9577279097958), ("110", "1e10", 1923.9357874996324)] {
         let out = eval(&[("m", m), ("r", "100"), ("l", "10"), ("V", v), ("gamma", "1")]);
         assert!(close(num(&out, "t_shuffle"), highs, 1e-12), "m = {m}: {} vs HiGHS {highs}", num(&out, "t_shuffle"));
-        let remarks = api::remarks("mapreduce", &raw(&[("m", m), ("r", "100"), ("l", "10"), ("V", v), ("gamma", "1")])).unwrap();
+        let remarks =
+            api::remarks("mapreduce", &raw(&[("m", m), ("r", "100"), ("l", "10"), ("V", v), ("gamma", "1")])).unwrap();
         assert!(remarks.iter().any(|r| r.text.contains("the chain after a plateau")), "{remarks:?}");
     }
     // Against the LP as written on random instances with several groups.
@@ -781,7 +802,12 @@ fn many_groups_take_a_plateau_then_the_chain() {
         let scale = 1.0 / p.s;
         let scaled = Shuffle { a: p.a.iter().map(|a| a * scale).collect(), s: 1.0, c: p.c * scale, ..p.clone() };
         let (lp, _) = lp_as_written(&scaled);
-        assert!(close(ours.makespan(), lp / scale, LP_RTOL), "case {case} {p:?}: plateau {} vs LP {}", ours.makespan(), lp / scale);
+        assert!(
+            close(ours.makespan(), lp / scale, LP_RTOL),
+            "case {case} {p:?}: plateau {} vs LP {}",
+            ours.makespan(),
+            lp / scale
+        );
         assert!(close(makespan_of(&p, &ours.alpha), ours.makespan(), 1e-9), "case {case}: reported vs implied");
     }
     assert!(plateaus >= 12, "{plateaus} plateau schedules certified");

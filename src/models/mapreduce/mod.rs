@@ -437,7 +437,13 @@ const OUTPUTS: &[Output<MapReduceEvaluation>] = &[
         "the m' ≤ m with the shortest T (identical mappers)",
         Read::Maybe(|e| e.result.best(&e.inputs).map(|(m, _)| m as f64)),
     ),
-    Output::new("T_best", "T with m_best mappers", "s", "T at m_best", Read::Maybe(|e| e.result.best(&e.inputs).map(|(_, t)| t))),
+    Output::new(
+        "T_best",
+        "T with m_best mappers",
+        "s",
+        "T at m_best",
+        Read::Maybe(|e| e.result.best(&e.inputs).map(|(_, t)| t)),
+    ),
 ];
 
 const CHARTS: &[View<MapReduceEvaluation>] = &[

@@ -410,8 +410,9 @@ pub fn identical_chain(iv: Intervals, a: f64, s: f64, c: f64, v: f64) -> Option<
     let (p, q) = (-beta * cv * (groups - 1.0) * g(m - l), beta * g(m - 1.0));
     let w = (1.0 - p + cv * tau_m / av) / (q + 1.0 / av);
     let (before, last) = (beta * w * g(l - 1.0), p + q * w); // F_{ℓ−1}, F_{m−1}
-    // Flows are fractions of the unit through the last interval (F_m = 1).
-    (before >= -CERTIFICATE_TOL && last >= -CERTIFICATE_TOL && t_shuffle.is_finite()).then_some(ShuffleEnds { t_map, t_shuffle })
+                                                             // Flows are fractions of the unit through the last interval (F_m = 1).
+    (before >= -CERTIFICATE_TOL && last >= -CERTIFICATE_TOL && t_shuffle.is_finite())
+        .then_some(ShuffleEnds { t_map, t_shuffle })
 }
 
 /// Why a plateau length fails.
@@ -560,7 +561,16 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
 /// the windows (each a range of mappers), exact for interval supplies; a
 /// maximum flow where some window wraps around the mappers.
 #[allow(clippy::too_many_arguments)]
-fn plateau_split(iv: &Intervals, p: usize, tight: &[usize], flows: &[Affine], w: f64, fp: f64, a_p: f64, c: f64) -> bool {
+fn plateau_split(
+    iv: &Intervals,
+    p: usize,
+    tight: &[usize],
+    flows: &[Affine],
+    w: f64,
+    fp: f64,
+    a_p: f64,
+    c: f64,
+) -> bool {
     let m = iv.m();
     // (first member, last member, amount)
     let mut supplies: Vec<(usize, usize, f64)> = Vec::new();

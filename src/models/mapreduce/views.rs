@@ -7,8 +7,8 @@ use crate::model::SweepData;
 use crate::spec::{Params, Scale, SweepSpec, Value};
 use crate::table::{Row, Status, Table};
 
-use super::schedule::{solve, Intervals, Shuffle};
 use super::mappers::MapperSearch;
+use super::schedule::{solve, Intervals, Shuffle};
 use super::{evaluate, Evaluation, Inputs};
 
 /// Mapper and reducer rows shown in the Gantt chart and the tables.
@@ -491,7 +491,10 @@ pub fn best_marks(sweep: &SweepSpec, p: &Params) -> Vec<Series> {
         .values
         .iter()
         .filter_map(|&value| {
-            let q = sweep.linked.iter().fold(p.with(sweep.series, Value::Num(value)), |q, key| q.with(key, Value::Num(value)));
+            let q = sweep
+                .linked
+                .iter()
+                .fold(p.with(sweep.series, Value::Num(value)), |q, key| q.with(key, Value::Num(value)));
             let inputs = Inputs::new(&q.with("m", Value::Num(sweep.x_max))).ok()?;
             let MapperSearch::Best { m, t_shuffle } = inputs.best_mappers()? else { return None };
             let t = t_shuffle + inputs.t_red();
