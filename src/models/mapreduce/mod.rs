@@ -708,6 +708,11 @@ impl Model for MapReduce {
                 "the chain after a plateau: the first {} take equal parts (the windows that wrap around the mappers all hold them), every later interval as long as its largest send; proved optimal by a dual solution",
                 plural(plateau as f64, "mapper", "mappers")
             ),
+            Method::PlateauIdle { working } => format!(
+                "equal parts on the first {}, the last {} idle: start-ups outlast the transfers, and every later reducer group receives the same from each working mapper; proved optimal by a dual solution",
+                plural(working as f64, "mapper", "mappers"),
+                plural((inputs.m() - working) as f64, "mapper", "mappers")
+            ),
             Method::Simplex { rounds, constraints } => format!(
                 "the general simplex: the chain form is not optimal here (start-ups outlast transfers, or many reducer groups); {constraints} constraints after {rounds} rounds of constraint generation"
             ),

@@ -193,6 +193,9 @@ pub enum Method {
     /// The first `plateau` mappers take equal parts, the chain follows,
     /// proved optimal by a dual solution.
     Plateau { plateau: usize },
+    /// Many reducer groups, start-ups outlasting transfers: the first
+    /// `working` mappers take equal parts, the rest idle.
+    PlateauIdle { working: usize },
 }
 
 /// An optimal schedule.
@@ -313,10 +316,25 @@ pub fn solve(p: &Shuffle) -> Result<Solution, SolveError> {
     }
 }
 
-/// The exact methods that take O(N) (or O(N log m)): the chain, the
-/// start-up bound, the chain with an idle tail, the chain after a plateau.
+/// The exact methods short of the simplex: the chain, the start-up bound,
+/// the chain with an idle tail, and (up to [`PLATEAU_INTERVALS`]) the
+/// plateau methods.
 fn quick_methods(p: &Shuffle) -> Option<Solution> {
-    single_group_methods(p).or_else(|| plateau_chain(p))
+    single_group_methods(p).or_else(|| (p.intervals.count() <= PLATEAU_INTERVALS).then(|| plateau_methods(p)).flatten())
+}
+
+/// Most intervals the plateau methods take on: their split of the
+/// plateau's flows (a maximum flow where windows wrap around the mappers)
+/// grows about quadratically, some tenths of a second natively here.
+pub const PLATEAU_INTERVALS: usize = 4_000;
+
+/// Most intervals the page's own thread gives the plateau methods (a few
+/// milliseconds natively); up to [`PLATEAU_INTERVALS`] the worker does.
+pub const PLATEAU_QUICK_INTERVALS: usize = 1_000;
+
+/// The chain after a plateau, then equal parts with idle last mappers.
+fn plateau_methods(p: &Shuffle) -> Option<Solution> {
+    plateau_chain(p).or_else(|| plateau_idle(p))
 }
 
 /// The quick methods but the plateau's search: the chain, the start-up
@@ -336,13 +354,21 @@ pub const QUICK_INTERVALS: usize = 200_000;
 /// shuffle needs longer: more intervals, or the general simplex (its
 /// constraint generation can take a few hundred milliseconds).
 pub fn solve_quick(p: &Shuffle) -> Option<Result<Solution, SolveError>> {
-    if p.intervals.count() > QUICK_INTERVALS {
+    let n = p.intervals.count();
+    if n > QUICK_INTERVALS {
         return None;
     }
-    match quick_methods(p) {
-        Some(s) => Some(Ok(s)),
-        None => simplex_refusal(p).map(Err),
+    if let Some(s) = single_group_methods(p) {
+        return Some(Ok(s));
     }
+    if n <= PLATEAU_QUICK_INTERVALS {
+        if let Some(s) = plateau_methods(p) {
+            return Some(Ok(s));
+        }
+    } else if n <= PLATEAU_INTERVALS {
+        return None; // the worker tries the plateau methods
+    }
+    simplex_refusal(p).map(Err)
 }
 
 /// The ends of a shuffle found in closed form, without its parts.
@@ -415,6 +441,84 @@ pub fn identical_chain(iv: Intervals, a: f64, s: f64, c: f64, v: f64) -> Option<
         .then_some(ShuffleEnds { t_map, t_shuffle })
 }
 
+/// Start-ups outlasting transfers with many reducer groups: the first p
+/// mappers take equal parts 1/p (every interval among them slack) and the
+/// rest idle, so the shuffle ends at mS plus the tail intervals whose
+/// windows hold a working mapper, c/p each: t_{N+1} = mS + cΦ(p)/p. The
+/// best p is read from the count Φ of such intervals for every p at once
+/// (each tail interval counts from its window's first mapper on), among
+/// those whose drop to idle the start-up allows (S ≥ (A_p + c)/p).
+///
+/// The dual has no flow before the last mapper and w = cΦ(p)/p: every
+/// working mapper must get w/c of the tail intervals' unit flows that
+/// reach it, every idle one (but the last, covered by A_m) as much from
+/// the intervals whose senders all idle; both are checked by a maximum
+/// flow.
+pub fn plateau_idle(p: &Shuffle) -> Option<Solution> {
+    let iv = p.intervals;
+    let m = iv.m();
+    if p.a.len() != m || m < 2 || iv.groups() < 2 {
+        return None;
+    }
+    let sc = p.scaled();
+    // first[n]: the first mapper of tail interval n's window; Φ(q) = #{n : first ≤ q}.
+    let n_total = iv.count();
+    let mut starts = vec![0usize; m + 1];
+    for n in m..=n_total {
+        let lo = iv.senders(n).map(|s| s.lo).min()?;
+        *starts.get_mut(lo)? += 1;
+    }
+    let mut phi = vec![0usize; m + 1];
+    for q in 1..=m {
+        *phi.get_mut(q)? = phi.get(q - 1)? + starts.get(q)?;
+    }
+    let mut best: Option<(usize, f64)> = None;
+    for q in 1..m {
+        let h = 1.0 / q as f64;
+        // Mapper q's part must end before mapper q + 1 starts, its send included.
+        if sc.s < (sc.a.get(q - 1)? + sc.c) * h {
+            continue;
+        }
+        let value = sc.c * *phi.get(q)? as f64 * h;
+        if best.is_none_or(|(_, b)| value < b) {
+            best = Some((q, value));
+        }
+    }
+    let (q, _) = best?;
+    let h = 1.0 / q as f64;
+    let mut x = vec![0.0; m];
+    for v in x.iter_mut().take(q) {
+        *v = h;
+    }
+    let largest = iv.largest_senders(&x);
+    let t = p.boundaries(&sc, &x, &largest);
+    intervals_hold(&sc, &x, &t, &largest)?;
+    let w = sc.c * *phi.get(q)? as f64 * h;
+    // Working mappers: the tail intervals reaching them, w/c each.
+    let mut working: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
+    let mut idle: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
+    for n in m..=n_total {
+        let ranges: Vec<(usize, usize)> = iv.senders(n).map(|s| (s.lo, s.hi)).collect();
+        if ranges.iter().any(|&(lo, _)| lo <= q) {
+            working.push((ranges.iter().filter(|r| r.0 <= q).map(|&(lo, hi)| (lo, hi.min(q))).collect(), 1.0));
+        } else {
+            idle.push((ranges.iter().map(|&(lo, hi)| (lo - q, hi - q)).collect(), 1.0));
+        }
+    }
+    if !split_feasible(q, &working, &|_| w / sc.c) {
+        return None;
+    }
+    let a_m = sc.a.last().copied()?;
+    let idle_need = |j: usize| if j + q < m { w / sc.c } else { (w - a_m).max(0.0) / sc.c };
+    if !cover_feasible(m - q, &idle, &idle_need, false) {
+        return None;
+    }
+    let scale = t.last().copied()?.abs().max(sc.s);
+    let dual = m as f64 * sc.s + w;
+    ((t.last().copied()? - dual).abs() <= CERTIFICATE_TOL * scale)
+        .then(|| p.unscale(&sc, x, t, largest, Method::PlateauIdle { working: q }))
+}
+
 /// Why a plateau length fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum PlateauFit {
@@ -454,6 +558,11 @@ pub fn plateau_chain(p: &Shuffle) -> Option<Solution> {
         }
     }
     plateau_at(p, &sc, hi).ok()
+}
+
+#[doc(hidden)]
+pub fn plateau_debug(p: &Shuffle, plateau: usize) -> String {
+    format!("{:?}", plateau_at(p, &p.scaled(), plateau).map(|s| s.makespan()))
 }
 
 fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, PlateauFit> {
@@ -650,6 +759,17 @@ fn plateau_split(
 /// positions (a range reaches O(log p) of its nodes) to the demands
 /// (Dinic's algorithm). Supplies over the same ranges are merged first.
 fn split_feasible(p: usize, supplies: &[(Vec<(usize, usize)>, f64)], demand: &dyn Fn(usize) -> f64) -> bool {
+    cover_feasible(p, supplies, demand, true)
+}
+
+/// The same where supplies may exceed the demands (`exact` false): each
+/// position must get at least its demand.
+fn cover_feasible(
+    p: usize,
+    supplies: &[(Vec<(usize, usize)>, f64)],
+    demand: &dyn Fn(usize) -> f64,
+    exact: bool,
+) -> bool {
     use std::collections::BTreeMap;
     let mut merged: BTreeMap<Vec<(usize, usize)>, f64> = BTreeMap::new();
     for (ranges, amount) in supplies {
@@ -658,7 +778,8 @@ fn split_feasible(p: usize, supplies: &[(Vec<(usize, usize)>, f64)], demand: &dy
     let total: f64 = merged.values().sum();
     let need: f64 = (1..=p).map(demand).sum();
     let tol = CERTIFICATE_TOL * total.abs().max(need.abs()).max(1.0);
-    if (total - need).abs() > tol || (1..=p).any(|j| demand(j) < -tol) {
+    let short = if exact { (total - need).abs() > tol } else { total < need - tol };
+    if short || (1..=p).any(|j| demand(j) < -tol) {
         return false;
     }
     // Nodes: 0 source, 1 sink, then the segment tree (size 2·leaves), then the supplies.
