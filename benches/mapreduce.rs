@@ -12,7 +12,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use isoperf::api;
-use isoperf::models::mapreduce::schedule::{simplex, solve, Intervals, Shuffle};
+use isoperf::models::mapreduce::schedule::{general, solve, Intervals, Shuffle};
 use isoperf::spec::RawParams;
 
 /// The lecture's reference set with m mappers.
@@ -26,9 +26,21 @@ fn shuffle(c: &mut Criterion) {
         let p = reference(m);
         c.bench_function(&format!("mapreduce/solve m={m} r=l=100"), |b| b.iter(|| solve(black_box(&p)).unwrap()));
     }
-    // The general simplex the chain method saves (the fallback), where it is small enough.
+    // The general LP the exact methods save (the fallback) on the same shuffle.
     let p = reference(100);
-    c.bench_function("mapreduce/simplex (fallback) m=100 r=l=100", |b| b.iter(|| simplex(black_box(&p)).unwrap()));
+    c.bench_function("mapreduce/general LP (fallback) m=100 r=l=100", |b| b.iter(|| general(black_box(&p)).unwrap()));
+    // Shuffles only the general LP proves (the random instances):
+    // two reducer groups, start-ups outlasting transfers.
+    let a = 1e-5 + 1e-2 / 16e6;
+    for (m, r, l, gamma, v, s) in
+        [(594usize, 12usize, 8usize, 4.483e-2, 1.405e11, 9.037), (1177, 115, 100, 1.877e-2, 2.579e10, 1.061)]
+    {
+        let p =
+            Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: vec![a; m], s, c: gamma * 1e-6 / r as f64, v };
+        c.bench_function(&format!("mapreduce/solve (general LP) m={m} r={r} l={l}"), |b| {
+            b.iter(|| solve(black_box(&p)).unwrap())
+        });
+    }
     // Ten reducer groups (r = 1000, l = 100).
     let a = 1e-5 + 1e-2 / 16e6;
     let p =

@@ -26,6 +26,8 @@ use crate::table::Table;
 
 use crate::model::{chart_specs, output_specs, Evaluated, Model, Output, Read, SweepData, View};
 
+#[cfg(feature = "full")]
+pub mod general;
 pub mod mappers;
 pub mod schedule;
 mod views;
@@ -231,23 +233,31 @@ pub fn evaluate_quick(inputs: &Inputs) -> Option<Result<Evaluation, ModelError>>
 
 fn evaluated(inputs: &Inputs, solution: Result<Solution, SolveError>) -> Result<Evaluation, ModelError> {
     let solution = solution.map_err(|e| match e {
-        SolveError::TooLarge { .. } => ModelError::param(ParamError::constraint(
-            inputs.mappers_key,
-            e.to_string(),
-            format!(
-                "at most {} simplex variables (N + 1), or parameters where the chain method applies: fewer mappers, a larger V, a wider bisection",
-                schedule::MAX_SIMPLEX_SIZE
-            ),
-        )),
         SolveError::Precision { .. } => ModelError::param(ParamError::constraint(
             inputs.rates_key,
             e.to_string(),
             "mapper times a_map · V, transfer times C · V and start-ups S within about 10¹⁵ of each other, or parameters where the chain method applies".into(),
         )),
-        SolveError::NoSimplex => ModelError::Solver(e.to_string()),
+        SolveError::TooLarge { .. } => ModelError::param(ParamError::constraint(
+            inputs.mappers_key,
+            e.to_string(),
+            format!(
+                "a general LP of at most {} operations a step; fewer mappers, or parameters where a simpler schedule is optimal (a faster network, a larger V)",
+                crate::format::number(general_limit(), 2)
+            ),
+        )),
+        SolveError::Unproven { .. } | SolveError::NeedsGeneralLp => ModelError::Solver(e.to_string()),
     })?;
     let t_shuffle = solution.makespan();
     Ok(Evaluation { t_shuffle, t_red: inputs.t_red(), t_seq: inputs.t_seq(), solution, mappers: Default::default() })
+}
+
+/// The most work a step of the general LP may take (none without it).
+fn general_limit() -> f64 {
+    #[cfg(feature = "full")]
+    return general::MAX_FACTOR_WORK;
+    #[cfg(not(feature = "full"))]
+    return 0.0;
 }
 
 /// What the search for the best mapper count found, where it is worth a
@@ -576,7 +586,7 @@ const PRESET_GROUPS: &[PresetGroup] = &[PresetGroup { label: "Lecture examples",
 
 const NOTES: &[&str] = &[
     "Speedup is T_seq / T with T_seq = S + AV + s_red + a_red (γV) log₂(γV): one machine (the fastest mapper) maps and reduces everything, with no shuffle.",
-    "The shuffle LP (4)-(7) is solved exactly. The chain method makes every interval before the last mapper exactly as long as its largest send, which is O(m + N); a dual solution then proves the result optimal. Where that proof fails and there is one reducer group, start-ups may outlast the work: then the load fits on the first mappers, the last ones idle, and the shuffle ends at mS, which no schedule beats (mapper m starts after m start-ups). With one reducer group and a load that does not fit before mS, the chain runs over the first q mappers and the rest idle, again with its dual proof. Otherwise (many reducer groups on a slow network) the general simplex solves the LP with constraint generation. A remark says which method answered.",
+    "The shuffle LP (4)-(7) is solved exactly. The chain method makes every interval before the last mapper exactly as long as its largest send, which is O(m + N); a dual solution then proves the result optimal. Where that proof fails and there is one reducer group, start-ups may outlast the work: then the load fits on the first mappers, the last ones idle, and the shuffle ends at mS, which no schedule beats (mapper m starts after m start-ups). With one reducer group and a load that does not fit before mS, the chain runs over the first q mappers and the rest idle, again with its dual proof. Where many reducer groups share a slow network, the first mappers take equal parts (a plateau) and the chain follows, or the last mappers idle, each with its dual proof. Any other shuffle is solved as a general LP in a compact form (one variable per distinct window of senders, however many intervals there are) by an interior-point method, and its schedule is accepted only when a dual bound proves it optimal to 10⁻⁹. A remark says which method answered.",
     "m_best is the m' ≤ m with the shortest T (identical mappers; ties go to fewer mappers). The search solves no more m' than it must: mapper m' starts after m' start-ups and every later reducer group receives all of V after t_m', so T ≥ m'S + (⌈r/ℓ⌉ − 1)γCV/r + t_red, and once ℓ is reached that bound only grows. Where parts grow along the pipeline (m'S < γCV/r) the chain is solved in closed form, O(1) per m'.",
     "Everything is solved in scaled units (α/V, t/T0), so C = 10⁻⁹ s/B beside V = 10¹⁵ B loses nothing.",
     "Intervals follow the original work's itv(i, j) = (⌈j/ℓ⌉ − 1)m + i + ((j − 1) mod ℓ), with ℓ taken as min(ℓ, m): no mapper can hold two channels at once. With r ≤ ℓ the shuffle is a plain pipeline, N = m + r − 1.",
@@ -594,7 +604,7 @@ pub static SPEC: ModelSpec = ModelSpec {
         MapPreset { id: "speedup-m-r", label: "Speedup: m vs r (ℓ as in the form)", output: "speedup", x: "m:10:10000:log", y: "r:10:1000:log", levels: &[25.0, 50.0, 100.0, 250.0, 500.0, 1000.0], grid: 64, values: &[] },
         MapPreset { id: "speedup-m-gamma", label: "Speedup: m vs γ", output: "speedup", x: "m:10:10000:log", y: "gamma:0.001:1:log", levels: &[50.0, 100.0, 250.0, 500.0, 1000.0, 2000.0], grid: 64, values: &[] },
     ],
-    gaps: "no schedule: the LP is outside the exact solver's interactive range there",
+    gaps: "no schedule: the shuffle's general LP is too large to solve here",
     notes: NOTES,
     short_title: "MapReduce",
     ..ModelSpec::new(
@@ -627,7 +637,7 @@ impl Model for MapReduce {
     }
 
     /// Long: more than [`schedule::QUICK_INTERVALS`] intervals, or a
-    /// shuffle the chain method does not solve (the general simplex).
+    /// shuffle only the general LP solves.
     fn evaluate_quick(p: &Params) -> Option<Result<MapReduceEvaluation, ModelError>> {
         let inputs = match Inputs::new(p) {
             Ok(inputs) => inputs,
@@ -713,8 +723,8 @@ impl Model for MapReduce {
                 plural(working as f64, "mapper", "mappers"),
                 plural((inputs.m() - working) as f64, "mapper", "mappers")
             ),
-            Method::Simplex { rounds, constraints } => format!(
-                "the general simplex: the chain form is not optimal here (start-ups outlast transfers, or many reducer groups); {constraints} constraints after {rounds} rounds of constraint generation"
+            Method::InteriorPoint { iterations } => format!(
+                "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method in {iterations} iterations and its schedule proved optimal by a dual bound to 10⁻¹⁰"
             ),
         };
         out.push(Remark { key: Some("t_shuffle"), level: Level::Info, text: format!("Solved by {method}.") });

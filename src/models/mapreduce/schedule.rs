@@ -23,8 +23,11 @@
 //! Y_k = Σ_{n : h(n) = k} F_n, which one backward pass solves affinely in
 //! w; F_n ≥ 0 is dual feasibility and Σ kS u_k + w = t_{N+1} closes the gap.
 //! Where the certificate fails (start-ups S that outlast transfers, many
-//! reducer groups against a slow network) the general LP is solved by
-//! simplex with constraint generation ([`simplex`]).
+//! reducer groups against a slow network) other shapes of schedule are
+//! tried, each with its own certificate (the start-up bound, an idle tail,
+//! a plateau), and any shuffle none of them proves is solved as a general
+//! LP ([`general`]: an interior-point method on a compact form, proved
+//! optimal by a dual bound).
 //!
 //! Everything is solved in scaled units (α/V, t/T0) so that coefficients
 //! from 1e-9 to 1e15 stay within a few orders of each other.
@@ -33,10 +36,6 @@ use std::collections::VecDeque;
 
 /// Largest number of intervals N the calculator schedules.
 pub const MAX_INTERVALS: usize = 2_000_000;
-
-/// Largest LP the simplex fallback takes on (mappers plus free intervals):
-/// about 0.2 s natively at this size, under half a second in the browser.
-pub const MAX_SIMPLEX_SIZE: usize = 400;
 
 /// The interval tables itv(i, j) and vti(n) of m mappers and r reducers
 /// with at most l channels in use at a time.
@@ -180,8 +179,6 @@ pub enum Method {
     /// Every constraint before the last mapper tight, proved optimal by a
     /// dual solution.
     Chain,
-    /// The general simplex (microlp) with constraint generation.
-    Simplex { rounds: usize, constraints: usize },
     /// Start-ups outlast the work (one reducer group): the load fits on
     /// the early mappers, the last ones idle, and the shuffle ends at mS,
     /// which no schedule beats (mapper m starts after m start-ups).
@@ -196,6 +193,9 @@ pub enum Method {
     /// Many reducer groups, start-ups outlasting transfers: the first
     /// `working` mappers take equal parts, the rest idle.
     PlateauIdle { working: usize },
+    /// The general LP in compact form by an interior-point method, its
+    /// optimality proved by a dual bound.
+    InteriorPoint { iterations: usize },
 }
 
 /// An optimal schedule.
@@ -220,49 +220,62 @@ impl Solution {
 /// Why no schedule could be computed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SolveError {
-    /// The chain method does not apply and the LP is too large for the
-    /// general simplex in interactive time.
-    TooLarge { size: usize },
-    /// The general simplex lost precision: the LP's coefficients (mapper
-    /// rates, transfer rate, start-up, scaled) span `span` (max/min).
+    /// The LP's coefficients (mapper rates, transfer rate, start-up,
+    /// scaled) span `span` (max/min), beyond double precision.
     Precision { span: f64 },
-    /// The chain method does not apply and this build has no general
-    /// simplex (the page's first-paint module; the full one follows).
-    NoSimplex,
+    /// The general LP's schedule could not be proved optimal: its length
+    /// and the dual bound differ by `gap` (relative), or the interior-point
+    /// method stopped short.
+    Unproven { gap: f64 },
+    /// The general LP is too large to solve here: one factorisation of
+    /// its interior-point method would take `work` multiply-subtracts.
+    TooLarge { work: f64 },
+    /// The chain method does not apply and this build has no general LP
+    /// (the page's first-paint module; the full one follows).
+    NeedsGeneralLp,
 }
 
 impl std::fmt::Display for SolveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SolveError::TooLarge { size } => write!(
-                f,
-                "here the optimum is not of the chain form (start-ups outlast transfers, or many reducer groups share a slow network) and the general simplex would need {size} variables"
-            ),
             SolveError::Precision { span } => write!(
                 f,
-                "the general simplex cannot solve this shuffle in double precision: its mapper, transfer and start-up times differ by a factor of {}",
+                "the general LP cannot solve this shuffle in double precision: its mapper, transfer and start-up times differ by a factor of {}",
                 crate::format::number(*span, 2)
             ),
-            SolveError::NoSimplex => write!(f, "this input needs the general LP solver, which is still loading"),
+            SolveError::Unproven { gap } if gap.is_finite() => write!(
+                f,
+                "the general LP's schedule could not be proved optimal: it is within {} of the best possible, short of the 10⁻⁹ this calculator requires",
+                crate::format::number(*gap, 2)
+            ),
+            SolveError::Unproven { .. } => {
+                write!(f, "the general LP's interior-point method did not converge on this shuffle")
+            }
+            SolveError::TooLarge { work } => write!(
+                f,
+                "no exact method of a simpler form proves this shuffle, and its general LP is too large to solve here: each step of the interior-point method would take {} operations",
+                crate::format::number(*work, 2)
+            ),
+            SolveError::NeedsGeneralLp => write!(f, "this input needs the general LP solver, which is still loading"),
         }
     }
 }
 
-/// The largest spread of the LP's coefficients the general simplex takes
-/// (about 1/ε of f64, over the ~10 of its pivots' round-off).
-pub const MAX_SIMPLEX_SPAN: f64 = 1e15;
+/// The largest spread of the LP's coefficients the general LP takes (about
+/// 1/ε of f64, over the ~10 its factorisations lose).
+pub const MAX_GENERAL_SPAN: f64 = 1e15;
 
 /// Scaled coefficients: loads in units of V, times in units of T0.
-struct Scaled {
-    a: Vec<f64>,
-    s: f64,
-    c: f64,
+pub(super) struct Scaled {
+    pub(super) a: Vec<f64>,
+    pub(super) s: f64,
+    pub(super) c: f64,
     t0: f64,
 }
 
 impl Scaled {
     /// The largest over the smallest non-zero coefficient of the LP.
-    fn span(&self) -> f64 {
+    pub(super) fn span(&self) -> f64 {
         let coefficients = self.a.iter().chain([&self.s, &self.c]).copied().filter(|v| *v > 0.0 && v.is_finite());
         let (lo, hi) = coefficients.fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
         if hi > 0.0 {
@@ -274,7 +287,7 @@ impl Scaled {
 }
 
 impl Shuffle {
-    fn scaled(&self) -> Scaled {
+    pub(super) fn scaled(&self) -> Scaled {
         let m = self.intervals.m() as f64;
         let a_max = self.a.iter().copied().fold(0.0, f64::max);
         let t0 = m * self.s + a_max * self.v / m + self.c * self.v;
@@ -284,7 +297,7 @@ impl Shuffle {
 
     /// Interval boundaries for scaled parts x: t_n = nS + A_n x_n (n ≤ m),
     /// then each free interval as long as its largest send.
-    fn boundaries(&self, sc: &Scaled, x: &[f64], largest: &[usize]) -> Vec<f64> {
+    pub(super) fn boundaries(&self, sc: &Scaled, x: &[f64], largest: &[usize]) -> Vec<f64> {
         let m = self.intervals.m();
         let mut t: Vec<f64> =
             x.iter().zip(&sc.a).enumerate().map(|(i, (x, a))| (i + 1) as f64 * sc.s + a * x).collect();
@@ -296,7 +309,14 @@ impl Shuffle {
         t
     }
 
-    fn unscale(&self, sc: &Scaled, x: Vec<f64>, t: Vec<f64>, largest: Vec<usize>, method: Method) -> Solution {
+    pub(super) fn unscale(
+        &self,
+        sc: &Scaled,
+        x: Vec<f64>,
+        t: Vec<f64>,
+        largest: Vec<usize>,
+        method: Method,
+    ) -> Solution {
         Solution {
             alpha: x.into_iter().map(|x| x * self.v).collect(),
             t: t.into_iter().map(|t| t * sc.t0).collect(),
@@ -307,34 +327,58 @@ impl Shuffle {
 }
 
 /// Solves the LP (4)-(7): by the chain method when its optimality
-/// certificate holds, at the start-up bound mS when the load fits before
-/// it, else by the general simplex.
+/// certificate holds, by the other exact methods where theirs do, else as
+/// the general LP.
 pub fn solve(p: &Shuffle) -> Result<Solution, SolveError> {
     match quick_methods(p) {
         Some(s) => Ok(s),
-        None => simplex(p),
+        None => general(p),
     }
 }
 
-/// The exact methods short of the simplex: the chain, the start-up bound,
-/// the chain with an idle tail, and (up to [`PLATEAU_INTERVALS`]) the
-/// plateau methods.
+/// The exact methods short of the general LP: the chain, the start-up bound,
+/// the chain with an idle tail, and (where they are the quicker way, see
+/// [`plateau_first`]) the plateau methods.
 fn quick_methods(p: &Shuffle) -> Option<Solution> {
-    single_group_methods(p).or_else(|| (p.intervals.count() <= PLATEAU_INTERVALS).then(|| plateau_methods(p)).flatten())
+    single_group_methods(p).or_else(|| plateau_first(&p.intervals).then(|| plateau_methods(p)).flatten())
 }
 
-/// Most intervals the plateau methods take on: their split of the
+/// Most intervals the plateau methods always take on: their split of the
 /// plateau's flows (a maximum flow where windows wrap around the mappers)
-/// grows about quadratically, some tenths of a second natively here.
+/// grows about quadratically with the intervals, some tens of
+/// milliseconds natively here.
 pub const PLATEAU_INTERVALS: usize = 4_000;
+
+/// Most intervals the plateau methods take on where the bisection is
+/// wide (at least [`WIDE_BISECTION`]): there the general LP's
+/// factorisation fills in (windows of ℓ mappers tie mappers ℓ apart), and
+/// the plateau methods' seconds at most are the quicker way.
+pub const PLATEAU_WIDE_INTERVALS: usize = 40_000;
+
+/// The bisection width from which [`PLATEAU_WIDE_INTERVALS`] applies.
+pub const WIDE_BISECTION: usize = 64;
+
+/// Whether the plateau methods are tried before the general LP.
+fn plateau_first(iv: &Intervals) -> bool {
+    let n = iv.count();
+    n <= PLATEAU_INTERVALS || (iv.width() >= WIDE_BISECTION && n <= PLATEAU_WIDE_INTERVALS)
+}
 
 /// Most intervals the page's own thread gives the plateau methods (a few
 /// milliseconds natively); up to [`PLATEAU_INTERVALS`] the worker does.
 pub const PLATEAU_QUICK_INTERVALS: usize = 1_000;
 
 /// The chain after a plateau, then equal parts with idle last mappers.
+/// Only in the full module: the page's first-paint module leaves these
+/// shuffles to the worker.
+#[cfg(feature = "full")]
 fn plateau_methods(p: &Shuffle) -> Option<Solution> {
     plateau_chain(p).or_else(|| plateau_idle(p))
+}
+
+#[cfg(not(feature = "full"))]
+fn plateau_methods(_: &Shuffle) -> Option<Solution> {
+    None
 }
 
 /// The quick methods but the plateau's search: the chain, the start-up
@@ -351,8 +395,8 @@ pub const QUICK_INTERVALS: usize = 200_000;
 
 /// [`solve`] where that is quick: the chain method over at most
 /// [`QUICK_INTERVALS`] intervals, or an immediate refusal. `None` where the
-/// shuffle needs longer: more intervals, or the general simplex (its
-/// constraint generation can take a few hundred milliseconds).
+/// shuffle needs longer: more intervals, the plateau methods beyond
+/// [`PLATEAU_QUICK_INTERVALS`], or the general LP (milliseconds to seconds).
 pub fn solve_quick(p: &Shuffle) -> Option<Result<Solution, SolveError>> {
     let n = p.intervals.count();
     if n > QUICK_INTERVALS {
@@ -361,14 +405,14 @@ pub fn solve_quick(p: &Shuffle) -> Option<Result<Solution, SolveError>> {
     if let Some(s) = single_group_methods(p) {
         return Some(Ok(s));
     }
-    if n <= PLATEAU_QUICK_INTERVALS {
+    if n <= PLATEAU_QUICK_INTERVALS && cfg!(feature = "full") {
         if let Some(s) = plateau_methods(p) {
             return Some(Ok(s));
         }
-    } else if n <= PLATEAU_INTERVALS {
-        return None; // the worker tries the plateau methods
+    } else if plateau_first(&p.intervals) {
+        return None; // the worker (the full module) tries the plateau methods
     }
-    simplex_refusal(p).map(Err)
+    general_refusal(p).map(Err)
 }
 
 /// The ends of a shuffle found in closed form, without its parts.
@@ -454,6 +498,7 @@ pub fn identical_chain(iv: Intervals, a: f64, s: f64, c: f64, v: f64) -> Option<
 /// reach it, every idle one (but the last, covered by A_m) as much from
 /// the intervals whose senders all idle; both are checked by a maximum
 /// flow.
+#[cfg(feature = "full")]
 pub fn plateau_idle(p: &Shuffle) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
@@ -520,6 +565,7 @@ pub fn plateau_idle(p: &Shuffle) -> Option<Solution> {
 }
 
 /// Why a plateau length fails.
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum PlateauFit {
     /// A tight interval would carry negative flow: the plateau is too short.
@@ -541,6 +587,7 @@ enum PlateauFit {
 /// summed over the plateau that is one equation for w; the split itself
 /// is a transportation over interval windows, checked by earliest deadline
 /// first. The chain's duals come backward from F_m = 1 as in [`chain`].
+#[cfg(feature = "full")]
 pub fn plateau_chain(p: &Shuffle) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
@@ -560,11 +607,7 @@ pub fn plateau_chain(p: &Shuffle) -> Option<Solution> {
     plateau_at(p, &sc, hi).ok()
 }
 
-#[doc(hidden)]
-pub fn plateau_debug(p: &Shuffle, plateau: usize) -> String {
-    format!("{:?}", plateau_at(p, &p.scaled(), plateau).map(|s| s.makespan()))
-}
-
+#[cfg(feature = "full")]
 fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, PlateauFit> {
     use PlateauFit::{Long, Short};
     let iv = p.intervals;
@@ -670,6 +713,7 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
 /// the windows (each a range of mappers), exact for interval supplies; a
 /// maximum flow where some window wraps around the mappers.
 #[allow(clippy::too_many_arguments)]
+#[cfg(feature = "full")]
 fn plateau_split(
     iv: &Intervals,
     p: usize,
@@ -758,12 +802,14 @@ fn plateau_split(
 /// a maximum flow from the supplies through a segment tree over the
 /// positions (a range reaches O(log p) of its nodes) to the demands
 /// (Dinic's algorithm). Supplies over the same ranges are merged first.
+#[cfg(feature = "full")]
 fn split_feasible(p: usize, supplies: &[(Vec<(usize, usize)>, f64)], demand: &dyn Fn(usize) -> f64) -> bool {
     cover_feasible(p, supplies, demand, true)
 }
 
 /// The same where supplies may exceed the demands (`exact` false): each
 /// position must get at least its demand.
+#[cfg(feature = "full")]
 fn cover_feasible(
     p: usize,
     supplies: &[(Vec<(usize, usize)>, f64)],
@@ -817,12 +863,14 @@ fn cover_feasible(
 }
 
 /// A flow network with real capacities, for Dinic's algorithm.
+#[cfg(feature = "full")]
 struct Flow {
     head: Vec<Vec<usize>>,
     to: Vec<usize>,
     cap: Vec<f64>,
 }
 
+#[cfg(feature = "full")]
 impl Flow {
     fn new(nodes: usize) -> Flow {
         Flow { head: vec![Vec::new(); nodes], to: Vec::new(), cap: Vec::new() }
@@ -986,15 +1034,11 @@ pub fn startup_bound(p: &Shuffle) -> Option<Solution> {
         .then(|| p.unscale(&sc, x, t, largest, Method::StartupBound))
 }
 
-/// Why the general simplex would refuse `p` at once, if it would: too
-/// large, or coefficients beyond double precision.
-fn simplex_refusal(p: &Shuffle) -> Option<SolveError> {
-    let size = p.intervals.count() + 1;
-    if size > MAX_SIMPLEX_SIZE {
-        return Some(SolveError::TooLarge { size });
-    }
+/// Why the general LP would refuse `p` at once, if it would: coefficients
+/// beyond double precision.
+fn general_refusal(p: &Shuffle) -> Option<SolveError> {
     let span = p.scaled().span();
-    (span > MAX_SIMPLEX_SPAN).then_some(SolveError::Precision { span })
+    (span > MAX_GENERAL_SPAN).then_some(SolveError::Precision { span })
 }
 
 /// Relative tolerance of the optimality certificate.
@@ -1107,7 +1151,7 @@ pub fn idle_tail(p: &Shuffle) -> Option<Solution> {
 
 /// Every interval before the last mapper at least as long as its largest
 /// send, as the LP states it (to the certificate's tolerance).
-fn intervals_hold(sc: &Scaled, x: &[f64], t: &[f64], largest: &[usize]) -> Option<()> {
+pub(super) fn intervals_hold(sc: &Scaled, x: &[f64], t: &[f64], largest: &[usize]) -> Option<()> {
     let scale = t.last().copied()?.abs().max(sc.s);
     for n in 1..x.len() {
         let slack = t.get(n)? - t.get(n - 1)? - sc.c * value(x, *largest.get(n - 1)?);
@@ -1298,108 +1342,21 @@ fn idle_covered(sc: &Scaled, q: usize, m: usize, w: f64, windows: usize) -> bool
     true
 }
 
-/// The general LP by simplex (microlp) on the reduced form — parts x_k and
-/// free interval lengths d_n (n ≥ m) — adding, round by round, the
-/// constraint of each interval's largest sender until none is violated.
-#[cfg(not(feature = "full"))]
-pub fn simplex(_: &Shuffle) -> Result<Solution, SolveError> {
-    Err(SolveError::NoSimplex)
-}
-
-/// The general LP by simplex (microlp) on the reduced form: see above.
+/// The general LP: the interior-point method on its compact form, proved
+/// optimal by a dual bound ([`super::general`]), where the coefficients
+/// are within double precision of each other.
 #[cfg(feature = "full")]
-pub fn simplex(p: &Shuffle) -> Result<Solution, SolveError> {
-    use microlp::{ComparisonOp, OptimizationDirection, Problem};
-    let iv = p.intervals;
-    let m = iv.m();
-    let n_total = iv.count();
-    // Beyond MAX_SIMPLEX_SPAN the simplex works below round-off: it stalls
-    // (after seconds) or returns a point it cannot certify. Refuse at once instead.
-    if let Some(refusal) = simplex_refusal(p) {
+pub fn general(p: &Shuffle) -> Result<Solution, SolveError> {
+    if let Some(refusal) = general_refusal(p) {
         return Err(refusal);
     }
-    let sc = p.scaled();
-    // Cuts per interval: start with the newest and the oldest mapper of each
-    // sender range (the largest part where α grows or shrinks along the pipeline).
-    let mut cuts: Vec<Vec<usize>> = (1..=n_total)
-        .map(|n| {
-            let mut ks: Vec<usize> = iv.senders(n).flat_map(|s| [s.hi, s.lo]).collect();
-            ks.dedup();
-            ks
-        })
-        .collect();
-    let mut lp = Problem::new(OptimizationDirection::Minimize);
-    let last_a = sc.a.last().copied().unwrap_or(1.0);
-    let x: Vec<_> = (0..m).map(|k| lp.add_var(if k + 1 == m { last_a } else { 0.0 }, (0.0, f64::INFINITY))).collect();
-    let d: Vec<_> = (m..=n_total).map(|_| lp.add_var(1.0, (0.0, f64::INFINITY))).collect();
-    lp.add_constraint(x.iter().map(|&v| (v, 1.0)).collect::<Vec<_>>(), ComparisonOp::Eq, 1.0);
-    // The constraint of interval n for sender k: A_{n+1} x_{n+1} − A_n x_n − c x_k ≥ −S
-    // before the last mapper, d_n − c x_k ≥ 0 after it.
-    let cut = |n: usize, k: usize| -> Option<(Vec<(microlp::Variable, f64)>, f64)> {
-        let xk = *x.get(k.checked_sub(1)?)?;
-        if n < m {
-            let (an, an1) = (*sc.a.get(n - 1)?, *sc.a.get(n)?);
-            let (xn, xn1) = (*x.get(n - 1)?, *x.get(n)?);
-            let mut terms = vec![(xn1, an1), (xn, -an)];
-            match terms.iter_mut().find(|(v, _)| *v == xk) {
-                Some(term) => term.1 -= sc.c,
-                None => terms.push((xk, -sc.c)),
-            }
-            Some((terms, -sc.s))
-        } else {
-            Some((vec![(*d.get(n - m)?, 1.0), (xk, -sc.c)], 0.0))
-        }
-    };
-    let mut count = 1;
-    for (n, ks) in (1..=n_total).zip(&cuts) {
-        for &k in ks {
-            if let Some((terms, rhs)) = cut(n, k) {
-                lp.add_constraint(terms, ComparisonOp::Ge, rhs);
-                count += 1;
-            }
-        }
-    }
-    // No time limit: a limit on time gives different answers on machines of
-    // different speed. The simplex ends on its own (an optimum, or an error
-    // when it stalls), and the LP is at most MAX_SIMPLEX_SIZE. Each later
-    // round adds its cuts to the solved LP (a warm dual simplex), not anew.
-    let failed = || SolveError::Precision { span: sc.span() };
-    let mut solution = lp.solve().ok().and_then(|s| s.into_solution().ok()).ok_or_else(failed)?;
-    for round in 1..=50 {
-        let xs: Vec<f64> = x.iter().map(|&v| solution.var_value(v).max(0.0)).collect();
-        let largest = iv.largest_senders(&xs);
-        let mut violated = Vec::new();
-        for (n, (&k, ks)) in (1..=n_total).zip(largest.iter().zip(cuts.iter_mut())) {
-            if ks.contains(&k) {
-                continue;
-            }
-            let slack = if n < m {
-                let an = sc.a.get(n - 1).copied().unwrap_or(0.0) * value(&xs, n);
-                let an1 = sc.a.get(n).copied().unwrap_or(0.0) * value(&xs, n + 1);
-                an1 - an + sc.s - sc.c * value(&xs, k)
-            } else {
-                d.get(n - m).map_or(0.0, |&dn| solution.var_value(dn)) - sc.c * value(&xs, k)
-            };
-            if slack < -1e-9 {
-                ks.push(k);
-                violated.push((n, k));
-            }
-        }
-        if violated.is_empty() {
-            let t = p.boundaries(&sc, &xs, &largest);
-            return Ok(p.unscale(&sc, xs, t, largest, Method::Simplex { rounds: round, constraints: count }));
-        }
-        for (n, k) in violated {
-            let Some((terms, rhs)) = cut(n, k) else { continue };
-            solution = solution
-                .add_constraint(terms, ComparisonOp::Ge, rhs)
-                .ok()
-                .and_then(|s| s.into_solution().ok())
-                .ok_or_else(failed)?;
-            count += 1;
-        }
-    }
-    Err(SolveError::Precision { span: sc.span() })
+    super::general::interior_point(p)
+}
+
+/// Without the general LP (the page's first-paint module).
+#[cfg(not(feature = "full"))]
+pub fn general(_: &Shuffle) -> Result<Solution, SolveError> {
+    Err(SolveError::NeedsGeneralLp)
 }
 
 /// The case r = 1 with identical mappers in closed form (every constraint

@@ -1,13 +1,12 @@
 //! Tables, the Gantt chart and the sweep observations of the MapReduce model.
 
-use crate::chart::{Axis, Chart, Corner, Series, Span, Style};
+use crate::chart::{Axis, Chart, Corner, Series, Span};
 use crate::error::ModelError;
 use crate::format::{plural, sig};
 use crate::model::SweepData;
 use crate::spec::{Params, Scale, SweepSpec, Value};
 use crate::table::{Row, Status, Table};
 
-use super::mappers::MapperSearch;
 use super::schedule::{solve, Intervals, Shuffle};
 use super::{evaluate, Evaluation, Inputs};
 
@@ -483,7 +482,10 @@ pub fn observation(sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<St
 
 /// Each curve's best mapper count over a sweep across m (where the search
 /// proves one), as one series of points: the curve's value at m_best.
+#[cfg(feature = "full")]
 pub fn best_marks(sweep: &SweepSpec, p: &Params) -> Vec<Series> {
+    use super::mappers::MapperSearch;
+    use crate::chart::Style;
     if sweep.x != "m" || p.choice("mappers") == Some("heterogeneous") {
         return Vec::new();
     }

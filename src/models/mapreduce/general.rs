@@ -1,0 +1,415 @@
+//! The shuffle LP (4)-(7) for any input, by an interior-point method on a
+//! compact form of it, and a proof of the answer's optimality by a dual
+//! bound.
+//!
+//! # The compact form
+//!
+//! After t_m the intervals' lengths are free, so the LP reads: minimise
+//! A_m x_m + c Σ_{n ≥ m} max_{k ∈ W_n} x_k (plus mS) over parts x ≥ 0 with
+//! Σx = 1, where every interval n < m holds its largest send:
+//! A_{n+1} x_{n+1} − A_n x_n + S ≥ c max_{k ∈ W_n} x_k. The windows W_n
+//! (one range of mappers, or two where reducer groups overlap) repeat:
+//! every reducer group between the first and the last sees the same ones,
+//! so however many intervals there are, at most about 3m + ℓ windows are
+//! distinct, each weighted by how often it occurs. A window's maximum is a
+//! variable above at most four entries of chains of running maxima (see
+//! [`Compact`]), so the LP has O(m) variables and constraints of two or
+//! three terms each, whatever r and N.
+//!
+//! # The proof
+//!
+//! Any dual solution bounds the optimum from below, and every variable of
+//! the compact form lies in [0, 1] (parts, and maxima of parts, of a unit
+//! load): with y the duals of its constraints Gz ≥ h (Σx = 1 as an
+//! equation) and reduced costs ρ = q − Gᵀy, every feasible z has
+//! qᵀz ≥ hᵀy + Σ_j min(0, ρ_j), whatever y the solver returns (Neumaier and
+//! Shcherbina's safe bound). The parts x give the upper bound: the schedule
+//! they imply is checked against every interval as the LP states it. The
+//! answer is accepted when the two meet to [`GAP_RTOL`].
+
+use std::collections::HashMap;
+
+use clarabel::algebra::CscMatrix;
+use clarabel::solver::{
+    DefaultSettingsBuilder, DefaultSolver, IPSolver, NonnegativeConeT, SolverStatus, SupportedConeT, ZeroConeT,
+};
+
+use super::schedule::{Intervals, Method, Scaled, Shuffle, Solution, SolveError};
+
+/// The relative gap between the schedule's length and the dual bound at
+/// which the schedule is accepted as optimal.
+pub const GAP_RTOL: f64 = 1e-9;
+
+/// A window: one or two ranges of mappers (1-based, inclusive); an empty
+/// second range is (0, 0).
+type Window = [(usize, usize); 2];
+
+/// The compact LP under construction: constraints Σ g_j z_j ≥ h (the first
+/// one an equation), in triplets, and the variables that bound the maxima
+/// of ranges of parts.
+///
+/// A range's maximum is read from chains of running maxima, so that the
+/// LP stays sparse to factorise: a prefix [1, p] from the chain of
+/// prefix maxima, a suffix [p, m] from that of suffix maxima, and any
+/// other range of width w from blocks of w mappers (1 … w, w + 1 … 2w, …)
+/// with their running maxima from each end (van Herk and Gil and Werman's
+/// sliding-window maximum): the range is the end of one block and the start
+/// of the next, so its maximum is that of two chain entries.
+struct Compact {
+    m: usize,
+    rows: Vec<usize>,
+    cols: Vec<usize>,
+    vals: Vec<f64>,
+    rhs: Vec<f64>,
+    vars: usize,
+    /// prefix[p − 1] bounds max x_1 … x_p; suffix[p − 1] max x_p … x_m.
+    prefix: Vec<usize>,
+    suffix: Vec<usize>,
+    /// For each block width: the running maxima from each block's start
+    /// and from its end, by mapper.
+    blocks: HashMap<usize, (Vec<usize>, Vec<usize>)>,
+}
+
+const NONE: usize = usize::MAX;
+
+impl Compact {
+    fn new(m: usize) -> Compact {
+        Compact {
+            m,
+            rows: Vec::new(),
+            cols: Vec::new(),
+            vals: Vec::new(),
+            rhs: Vec::new(),
+            vars: m,
+            prefix: vec![0],
+            suffix: vec![m - 1],
+            blocks: HashMap::new(),
+        }
+    }
+
+    fn var(&mut self) -> usize {
+        self.vars += 1;
+        self.vars - 1
+    }
+
+    /// Σ terms ≥ h.
+    fn at_least(&mut self, terms: &[(usize, f64)], h: f64) {
+        let row = self.rhs.len();
+        for &(j, g) in terms {
+            self.rows.push(row);
+            self.cols.push(j);
+            self.vals.push(g);
+        }
+        self.rhs.push(h);
+    }
+
+    /// A new variable above `a` and `b`.
+    fn above(&mut self, a: usize, b: usize) -> usize {
+        let v = self.var();
+        self.at_least(&[(v, 1.0), (a, -1.0)], 0.0);
+        self.at_least(&[(v, 1.0), (b, -1.0)], 0.0);
+        v
+    }
+
+    /// max x_1 … x_p.
+    fn prefix(&mut self, p: usize) -> Option<usize> {
+        while self.prefix.len() < p {
+            let (last, next) = (*self.prefix.last()?, self.prefix.len());
+            let v = self.above(last, next);
+            self.prefix.push(v);
+        }
+        self.prefix.get(p.checked_sub(1)?).copied()
+    }
+
+    /// max x_p … x_m (`suffix` is kept from m down).
+    fn suffix(&mut self, p: usize) -> Option<usize> {
+        while self.suffix.len() < self.m + 1 - p {
+            let (last, next) = (*self.suffix.last()?, self.m.checked_sub(1 + self.suffix.len())?);
+            let v = self.above(last, next);
+            self.suffix.push(v);
+        }
+        self.suffix.get(self.m.checked_sub(p)?).copied()
+    }
+
+    /// The running maxima of blocks of `width` mappers: from the start of
+    /// the block to p, and from p to its end.
+    fn block(&mut self, width: usize, p: usize) -> Option<(usize, usize)> {
+        let m = self.m;
+        let start = (p - 1) / width * width + 1;
+        let end = (start + width - 1).min(m);
+        let mut chains = self.blocks.remove(&width).unwrap_or_else(|| (vec![NONE; m], vec![NONE; m]));
+        if *chains.0.get(p - 1)? == NONE {
+            // Mapper k is variable k − 1.
+            *chains.0.get_mut(start - 1)? = start - 1;
+            for k in start + 1..=end {
+                let v = self.above(*chains.0.get(k - 2)?, k - 1);
+                *chains.0.get_mut(k - 1)? = v;
+            }
+            *chains.1.get_mut(end - 1)? = end - 1;
+            for k in (start..end).rev() {
+                let v = self.above(*chains.1.get(k)?, k - 1);
+                *chains.1.get_mut(k - 1)? = v;
+            }
+        }
+        let found = (*chains.0.get(p - 1)?, *chains.1.get(p - 1)?);
+        self.blocks.insert(width, chains);
+        Some(found)
+    }
+
+    /// The variables whose maximum is max x_lo … x_hi (one or two).
+    fn cover(&mut self, lo: usize, hi: usize) -> Option<[usize; 2]> {
+        if lo == 1 {
+            let v = self.prefix(hi)?;
+            return Some([v, v]);
+        }
+        if hi == self.m {
+            let v = self.suffix(lo)?;
+            return Some([v, v]);
+        }
+        let width = hi.checked_sub(lo)? + 1;
+        let (from_start, _) = self.block(width, hi)?;
+        if (lo - 1) % width == 0 {
+            return Some([from_start, from_start]); // exactly one block
+        }
+        let (_, to_end) = self.block(width, lo)?;
+        Some([to_end, from_start])
+    }
+
+    /// A variable at least the window's maximum.
+    fn window(&mut self, w: &Window) -> Option<usize> {
+        let mut parts: Vec<usize> = Vec::with_capacity(4);
+        for &(lo, hi) in w.iter().filter(|r| r.0 > 0) {
+            for v in self.cover(lo, hi)? {
+                if !parts.contains(&v) {
+                    parts.push(v);
+                }
+            }
+        }
+        Some(match parts[..] {
+            [only] => only,
+            [a, b] => self.above(a, b),
+            _ => {
+                let v = self.var();
+                for part in parts {
+                    self.at_least(&[(v, 1.0), (part, -1.0)], 0.0);
+                }
+                v
+            }
+        })
+    }
+}
+
+/// The windows of intervals n ≥ m with how often each occurs, and the
+/// window of every interval n < m.
+fn windows(iv: &Intervals) -> (Vec<(Window, f64)>, Vec<Window>) {
+    let m = iv.m();
+    let n_total = iv.count();
+    let groups = iv.groups();
+    let window_of = |n: usize| -> Window {
+        let mut w = [(0, 0); 2];
+        for (slot, s) in w.iter_mut().zip(iv.senders(n)) {
+            *slot = (s.lo, s.hi);
+        }
+        w
+    };
+    let front: Vec<Window> = (1..m).map(window_of).collect();
+    // Intervals whose newest group is g: n in (g m, (g + 1) m], the last
+    // group's up to N. Groups 1 … G − 2 see the same windows (both their
+    // own and the previous group full): one of them stands for all.
+    let mut index: HashMap<Window, usize> = HashMap::new();
+    let mut tail: Vec<(Window, f64)> = Vec::new();
+    let representatives: Vec<(usize, f64)> = match groups {
+        1 => vec![(0, 1.0)],
+        2 => vec![(0, 1.0), (1, 1.0)],
+        _ => vec![(0, 1.0), (1, (groups - 2) as f64), (groups - 1, 1.0)],
+    };
+    for (g, weight) in representatives {
+        let first = (g * m + 1).max(m);
+        let last = if g + 1 == groups { n_total } else { (g + 1) * m };
+        for n in first..=last {
+            let w = window_of(n);
+            if let Some(slot) = index.get(&w).and_then(|&k| tail.get_mut(k)) {
+                slot.1 += weight;
+            } else {
+                index.insert(w, tail.len());
+                tail.push((w, weight));
+            }
+        }
+    }
+    (tail, front)
+}
+
+/// Most multiply-subtracts one factorisation of the general LP may take
+/// ([`factor_work`]): the interior-point method factorises 15 to 50 times,
+/// so this is some seconds natively at most (the 300 random
+/// instances take up to 1.3 × 10⁸).
+pub const MAX_FACTOR_WORK: f64 = 3e8;
+
+/// The compact LP solved: the parts (scaled), the dual bound on t_{N+1}
+/// (scaled) and the interior-point iterations.
+struct Solved {
+    x: Vec<f64>,
+    bound: f64,
+    iterations: usize,
+}
+
+/// The work of one factorisation of the interior-point method's system
+/// [0 Gᵀ; G −I] for constraints G (rows × vars, in triplets): the
+/// multiply-subtracts of its LDLᵀ factorisation in the fill-reducing order
+/// (approximate minimum degree) the solver uses, as that ordering counts
+/// them. Deterministic, a property of the LP's structure, and found
+/// without forming the factor.
+fn factor_work(rows: &[usize], cols: &[usize], vars: usize, constraints: usize) -> Option<f64> {
+    // Upper triangle by columns: the variables' diagonal, then for each
+    // constraint i its column vars + i with G's entries of row i and the diagonal.
+    let n = vars + constraints;
+    let mut entries: Vec<(usize, usize)> = (0..vars).map(|j| (j, j)).collect();
+    entries.extend(rows.iter().zip(cols).map(|(&i, &j)| (j, vars + i)));
+    entries.extend((vars..n).map(|k| (k, k)));
+    entries.sort_unstable_by_key(|&(r, c)| (c, r));
+    entries.dedup();
+    let mut colptr = vec![0usize; n + 1];
+    for &(_, c) in &entries {
+        *colptr.get_mut(c + 1)? += 1;
+    }
+    for k in 0..n {
+        *colptr.get_mut(k + 1)? += *colptr.get(k)?;
+    }
+    let rowval: Vec<usize> = entries.iter().map(|&(r, _)| r).collect();
+    let (_, _, info) = amd::order(n, &colptr, &rowval, &amd::Control::default()).ok()?;
+    Some(info.n_mult_subs_ldl as f64)
+}
+
+/// Builds the compact LP and solves it by the interior-point method;
+/// `Err(work)` where one factorisation would take more than
+/// [`MAX_FACTOR_WORK`], `None` where the method fails.
+fn solve_compact(sc: &Scaled, m: usize, tail: &[(Window, f64)], front: &[Window]) -> Option<Result<Solved, f64>> {
+    let mut lp = Compact::new(m);
+    // Row 0: Σx = 1 (the only equation).
+    let all: Vec<(usize, f64)> = (0..m).map(|k| (k, 1.0)).collect();
+    lp.at_least(&all, 1.0);
+    for k in 0..m {
+        lp.at_least(&[(k, 1.0)], 0.0);
+    }
+    let mut cost: Vec<(usize, f64)> = vec![(m - 1, *sc.a.last()?)];
+    for (w, weight) in tail {
+        let v = lp.window(w)?;
+        cost.push((v, sc.c * weight));
+    }
+    for (i, w) in front.iter().enumerate() {
+        let n = i + 1; // interval n < m
+        let v = lp.window(w)?;
+        let mut terms: Vec<(usize, f64)> = vec![(n, *sc.a.get(n)?), (n - 1, -*sc.a.get(n - 1)?)];
+        match terms.iter_mut().find(|t| t.0 == v) {
+            Some(t) => t.1 -= sc.c,
+            None => terms.push((v, -sc.c)),
+        }
+        lp.at_least(&terms, -sc.s);
+    }
+    let vars = lp.vars;
+    let mut q = vec![0.0; vars];
+    for (v, w) in cost {
+        *q.get_mut(v)? += w;
+    }
+    // Clarabel: A z + s = b, s in the cones; G z ≥ h is −G z + s = −h.
+    let rows = lp.rhs.len();
+    let work = factor_work(&lp.rows, &lp.cols, vars, rows)?;
+    if work > MAX_FACTOR_WORK {
+        return Some(Err(work));
+    }
+    let neg: Vec<f64> = lp.vals.iter().map(|g| -g).collect();
+    let a = CscMatrix::new_from_triplets(rows, vars, lp.rows.clone(), lp.cols.clone(), neg);
+    let b: Vec<f64> = lp.rhs.iter().map(|h| -h).collect();
+    let cones: [SupportedConeT<f64>; 2] = [ZeroConeT(1), NonnegativeConeT(rows - 1)];
+    let settings = DefaultSettingsBuilder::default()
+        .verbose(false)
+        .tol_gap_abs(1e-12)
+        .tol_gap_rel(1e-12)
+        .tol_feas(1e-12)
+        .max_iter(200)
+        .build()
+        .ok()?;
+    let zero = CscMatrix::zeros((vars, vars));
+    let mut solver = DefaultSolver::new(&zero, &q, &a, &b, &cones, settings).ok()?;
+    solver.solve();
+    let sol = &solver.solution;
+    if !matches!(sol.status, SolverStatus::Solved | SolverStatus::AlmostSolved | SolverStatus::MaxIterations) {
+        return None;
+    }
+    // The dual bound: y = z (≥ 0 but for the equation), ρ = q − Gᵀy.
+    let y: Vec<f64> = sol.z.iter().enumerate().map(|(r, &z)| if r == 0 { z } else { z.max(0.0) }).collect();
+    let mut rho = q;
+    for ((&r, &j), &g) in lp.rows.iter().zip(&lp.cols).zip(&lp.vals) {
+        *rho.get_mut(j)? -= g * y.get(r)?;
+    }
+    let bound = lp.rhs.iter().zip(&y).map(|(h, y)| h * y).sum::<f64>()
+        + rho.iter().map(|r| r.min(0.0)).sum::<f64>()
+        + m as f64 * sc.s;
+    Some(Ok(Solved { x: sol.x.get(..m)?.to_vec(), bound, iterations: sol.iterations as usize }))
+}
+
+/// The parts x (scaled) made feasible: clipped at zero and scaled to sum to
+/// one, then, interval by interval before the last mapper, the next
+/// mapper's part raised where the interval is short of its largest send
+/// (which does not involve that part: a window ends at its interval's
+/// mapper), and finally all scaled down to sum to one, which keeps every
+/// interval long enough (each has S ≥ 0 to spare at zero load). The
+/// interior-point solution falls short by round-off only, so the parts
+/// move by about as much. Returns the parts and the schedule they imply.
+fn feasible(p: &Shuffle, sc: &Scaled, x: &[f64]) -> Option<(Vec<f64>, Vec<f64>, Vec<usize>)> {
+    let iv = p.intervals;
+    let (m, width) = (iv.m(), iv.width());
+    let mut x: Vec<f64> = x.iter().map(|v| v.max(0.0)).collect();
+    let normalise = |x: &mut Vec<f64>| -> Option<()> {
+        let total: f64 = x.iter().sum();
+        (total > 0.0 && total.is_finite()).then_some(())?;
+        x.iter_mut().for_each(|v| *v /= total);
+        Some(())
+    };
+    normalise(&mut x)?;
+    // Sliding maximum over the window [n − ℓ + 1, n] of interval n < m.
+    let mut window: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    for n in 1..m {
+        let xn = *x.get(n - 1)?;
+        while window.back().is_some_and(|&b| x.get(b - 1).is_some_and(|&v| v <= xn)) {
+            window.pop_back();
+        }
+        window.push_back(n);
+        while window.front().is_some_and(|&f| f + width <= n) {
+            window.pop_front();
+        }
+        let top = *x.get(*window.front()? - 1)?;
+        let (an, an1) = (*sc.a.get(n - 1)?, *sc.a.get(n)?);
+        let slack = sc.s + an1 * x.get(n)? - an * xn - sc.c * top;
+        if slack < 0.0 && an1 > 0.0 {
+            *x.get_mut(n)? += -slack / an1 * (1.0 + 1e-9);
+        }
+    }
+    normalise(&mut x)?;
+    let largest = iv.largest_senders(&x);
+    let t = p.boundaries(sc, &x, &largest);
+    super::schedule::intervals_hold(sc, &x, &t, &largest)?;
+    Some((x, t, largest))
+}
+
+/// The shuffle by the interior-point method on the compact form, its
+/// length proved optimal to [`GAP_RTOL`] by the dual bound.
+pub fn interior_point(p: &Shuffle) -> Result<Solution, SolveError> {
+    let iv = p.intervals;
+    let m = iv.m();
+    let sc = p.scaled();
+    let failed = || SolveError::Unproven { gap: f64::NAN };
+    if p.a.len() != m || m == 0 {
+        return Err(failed());
+    }
+    let (tail, front) = windows(&iv);
+    let solved =
+        solve_compact(&sc, m, &tail, &front).ok_or_else(failed)?.map_err(|work| SolveError::TooLarge { work })?;
+    let (x, t, largest) = feasible(p, &sc, &solved.x).ok_or_else(failed)?;
+    let length = t.last().copied().ok_or_else(failed)?;
+    let gap = (length - solved.bound) / length.abs();
+    if gap.is_nan() || gap > GAP_RTOL {
+        return Err(SolveError::Unproven { gap });
+    }
+    Ok(p.unscale(&sc, x, t, largest, Method::InteriorPoint { iterations: solved.iterations }))
+}
