@@ -33,14 +33,22 @@ A = 1e-5 + 1e-2 / 16e6
 c = GAMMA * C / R
 
 
-# (label, m, r, l, V, S) for --regimes; every other parameter as the lecture's.
+# (label, m, r, l, V, S, gamma) for --regimes; every other parameter as the lecture's.
 REGIMES = [
-    ("a gigabyte on 1000 mappers (start-up bound)", 1000, 100, 100, 1e9, 1.0),
-    ("a megabyte on 400 mappers (start-up bound)", 400, 100, 100, 1e6, 1.0),
-    ("idle tail: 150 mappers, V = 1e9", 150, 100, 100, 1e9, 1.0),
-    ("idle tail: 300 mappers, V = 3e9", 300, 100, 100, 3e9, 1.0),
-    ("long chain: 20000 mappers, r = l = 1, V = 1e15", 20000, 1, 1, 1e15, 1.0),
-    ("5 reducer groups, start-ups outlast transfers", 600, 50, 10, 1e8, 1.0),
+    ("a gigabyte on 1000 mappers (start-up bound)", 1000, 100, 100, 1e9, 1.0, GAMMA),
+    ("a megabyte on 400 mappers (start-up bound)", 400, 100, 100, 1e6, 1.0, GAMMA),
+    ("idle tail: 150 mappers, V = 1e9", 150, 100, 100, 1e9, 1.0, GAMMA),
+    ("idle tail: 300 mappers, V = 3e9", 300, 100, 100, 3e9, 1.0, GAMMA),
+    ("long chain: 20000 mappers, r = l = 1, V = 1e15", 20000, 1, 1, 1e15, 1.0, GAMMA),
+    ("5 reducer groups, start-ups outlast transfers", 600, 50, 10, 1e8, 1.0, GAMMA),
+    # The random instances that only the general LP proves (two to
+    # seventeen reducer groups, start-ups outlasting transfers).
+    ("general LP: m = 594, r = 12, l = 8", 594, 12, 8, 1.405e11, 9.037, 4.483e-2),
+    ("general LP: m = 254, r = 1358, l = 81", 254, 1358, 81, 1.898e4, 2.389, 1.524e-1),
+    ("general LP: m = 737, r = 249, l = 211", 737, 249, 211, 2.001e11, 9.231, 1.606e-3),
+    ("general LP: m = 1177, r = 115, l = 100", 1177, 115, 100, 2.579e10, 1.061, 1.877e-2),
+    ("general LP: m = 1381, r = 370, l = 54", 1381, 370, 54, 5.878e10, 1.351, 2.380e-1),
+    ("plateau, last mapper idle: m = 1883, r = 1643, l = 1140", 1883, 1643, 1140, 1.381e8, 6.103, 6.898e-1),
 ]
 
 
@@ -48,10 +56,10 @@ def itv(i, j, m, l):
     return ((j + l - 1) // l - 1) * m + i + (j - 1) % l
 
 
-def solve(m, r=R, l=L, v=V, s=S):
+def solve(m, r=R, l=L, v=V, s=S, gamma=GAMMA):
     l = min(l, m)
     n = itv(m, r, m, l)
-    c = GAMMA * C / r
+    c = gamma * C / r
     # Variables: x_1..x_m (alpha / V), then t_1..t_{N+1}.
     nx, nt = m, n + 1
     tcol = lambda k: nx + k - 1
@@ -80,7 +88,10 @@ def solve(m, r=R, l=L, v=V, s=S):
     cost = np.zeros(nx + nt)
     cost[tcol(n + 1)] = 1.0
     bounds = [(0, None)] * nx + [(None, None)] * nt
-    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(row), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
+    # Feasibility tolerances 1e-10 (HiGHS's default 1e-7 is looser than the
+    # 1e-9 isoperf proves).
+    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(row), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs",
+                  options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
     assert res.status == 0, res.message
     return res.fun
 
@@ -88,11 +99,11 @@ def solve(m, r=R, l=L, v=V, s=S):
 def regimes():
     import json
     import subprocess
-    for label, m, r, l, v, s in REGIMES:
+    for label, m, r, l, v, s, gamma in REGIMES:
         t0 = time.perf_counter()
-        highs = solve(m, r, l, v, s)
+        highs = solve(m, r, l, v, s, gamma)
         t_highs = time.perf_counter() - t0
-        args = ["target/release/isoperf", "eval", "mapreduce", f"m={m}", f"r={r}", f"l={l}", f"V={v}", f"S={s}"]
+        args = ["target/release/isoperf", "eval", "mapreduce", f"m={m}", f"r={r}", f"l={l}", f"V={v}", f"S={s}", f"gamma={gamma}"]
         t0 = time.perf_counter()
         run = subprocess.run(args, capture_output=True, text=True)
         t_ours = time.perf_counter() - t0

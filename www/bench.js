@@ -92,6 +92,11 @@ function exportsAtDefaults(results, canvas) {
       [`${m.id}: map ${preset.id}, lay out (isolines, pixels, labels: mapLayout)`, () => mapLayout(m.id, request, values, width)],
       [`${m.id}: map ${preset.id}, paint the layout`, () => paint(canvas, layout, 2)],
     ]);
+    // Every preset's grid computed, at its own size and at twice it (128 × 128 for 64).
+    run(m.maps.flatMap((p) => [p.grid, 2 * p.grid].map((k) => {
+      const r = { output: p.output, x: p.x, y: p.y, levels: [...p.levels], nx: k, ny: k };
+      return [`${m.id}: map ${p.id} ${k}×${k}, compute (every preset)`, () => isoMapRows(m.id, {}, r, 0, k)];
+    })));
   }
 }
 

@@ -720,7 +720,7 @@ describe('mapreduce: every valid input is answered (issue 16)', () => {
     [{ m: '600', r: '50', l: '10', V: '1e8' }, /Solved by/],
     [{ m: '100000', r: '1', l: '1' }, /the chain method/],
     [{ m: '1000', r: '100000', l: '100' }, /Solved by/],
-    [{ m: '594', r: '12', l: '8', V: '1.405e11', S: '9.037', gamma: '4.483e-2' }, /the general LP .* proved optimal by a dual bound/],
+    [{ m: '594', r: '12', l: '8', V: '1.405e11', S: '9.037', gamma: '4.483e-2' }, /Solved by the general LP: .* proved optimal by a dual bound to 10⁻⁹/],
   ];
   for (const [params, method] of INPUTS) {
     test(`${new URLSearchParams(params)} shows its results`, async () => {
@@ -732,7 +732,8 @@ describe('mapreduce: every valid input is answered (issue 16)', () => {
         const expected = await evaluateInPage(page, MODEL, params);
         assert.ok(Number.isFinite(expected.T) && expected.T > 0, `T = ${expected.T}`);
         await assertOutputsShow(page, expected, JSON.stringify(params));
-        assert.deepEqual(await fieldMessages(page), {}, 'no field is refused');
+        const refused = Object.entries(await fieldMessages(page)).filter(([, f]) => f.invalid || f.error);
+        assert.deepEqual(refused, [], 'no field is refused');
         assert.match(await visibleText(page), method);
         assert.doesNotMatch(await visibleText(page), /NaN|Infinity|undefined|would need .* variables/);
       });
@@ -804,6 +805,8 @@ describe('mapreduce: bad input', () => {
       await page.fill('#f-m', '999');
       await page.fill('#f-m', '1000');
       await waitSweepsSince(page, mark, 'the fixed form');
+      // Done again (a computation the full module's arrival starts on a busy machine may still be settling).
+      await waitSweepsDone(page);
       for (const [id, w] of Object.entries(await sweepStates(page))) assert.equal(w.state, 'done', `${id} is done again`);
     });
   });

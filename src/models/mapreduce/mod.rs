@@ -724,7 +724,7 @@ impl Model for MapReduce {
                 plural((inputs.m() - working) as f64, "mapper", "mappers")
             ),
             Method::InteriorPoint { iterations } => format!(
-                "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method in {iterations} iterations and its schedule proved optimal by a dual bound to 10⁻¹⁰"
+                "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method in {iterations} iterations and its schedule proved optimal by a dual bound to 10⁻⁹"
             ),
         };
         out.push(Remark { key: Some("t_shuffle"), level: Level::Info, text: format!("Solved by {method}.") });
