@@ -204,6 +204,14 @@ pub trait Model: 'static {
     /// Validates `p` into the model's inputs and evaluates them.
     fn evaluate(p: &Params) -> Result<Self::Evaluation, ModelError>;
 
+    /// One point of a sweep: [`Model::evaluate`], or, where a model's exact
+    /// answer may take long (MapReduce's larger general LPs), a refusal
+    /// that leaves the point a gap, so a sweep of hundreds of points stays
+    /// within seconds. By default the form's evaluation.
+    fn evaluate_point(p: &Params) -> Result<Self::Evaluation, ModelError> {
+        Self::evaluate(p)
+    }
+
     /// [`Model::evaluate`] where that is quick (milliseconds, for every
     /// accepted input), `None` where the evaluation may take long (a large
     /// or a general LP): a front end then runs `evaluate` off its
@@ -272,6 +280,8 @@ pub trait Model: 'static {
 pub trait AnyModel: Sync {
     fn spec(&self) -> &'static ModelSpec;
     fn evaluate(&self, p: &Params) -> Result<Box<dyn AnyEvaluation>, ModelError>;
+    /// See [`Model::evaluate_point`].
+    fn evaluate_point(&self, p: &Params) -> Result<Box<dyn AnyEvaluation>, ModelError>;
     /// See [`Model::evaluate_quick`].
     fn evaluate_quick(&self, p: &Params) -> Option<Result<Box<dyn AnyEvaluation>, ModelError>>;
     #[cfg(feature = "full")]
@@ -320,6 +330,10 @@ impl<M: Model> AnyModel for Registered<M> {
 
     fn evaluate(&self, p: &Params) -> Result<Box<dyn AnyEvaluation>, ModelError> {
         Ok(Box::new(Erased::<M>(M::evaluate(p)?)))
+    }
+
+    fn evaluate_point(&self, p: &Params) -> Result<Box<dyn AnyEvaluation>, ModelError> {
+        Ok(Box::new(Erased::<M>(M::evaluate_point(p)?)))
     }
 
     fn evaluate_quick(&self, p: &Params) -> Option<Result<Box<dyn AnyEvaluation>, ModelError>> {

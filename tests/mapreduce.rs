@@ -14,7 +14,9 @@
 use std::collections::BTreeSet;
 
 use isoperf::api;
-use isoperf::models::mapreduce::schedule::{chain, general, single_reducer, solve, Intervals, Method, Shuffle};
+use isoperf::models::mapreduce::schedule::{
+    chain, general, single_reducer, solve, solve_within, Budget, Intervals, Method, Shuffle, SolveError,
+};
 use isoperf::spec::{OutValue, Outputs, RawParams};
 use microlp::{ComparisonOp, OptimizationDirection, Problem};
 use proptest::prelude::*;
@@ -291,6 +293,46 @@ fn chain_and_general_lp_agree_at_the_lecture_scale() {
     // The shuffle tail is r sends of the last part: mS + (A + γC) α_m.
     let tail = 100.0 * 1.0 + (a + 0.1 * 1e-6) * fast.alpha[99];
     assert!(close(fast.makespan(), tail, 1e-12));
+}
+
+#[test]
+fn map_and_sweep_points_take_the_general_lp_only_within_their_budgets() {
+    // Start-ups outlasting transfers on two reducer groups (the e2e tests'
+    // general-LP case): only the general LP proves it, about 2 × 10⁵
+    // multiply-subtracts a step, within the form's budget but beyond a map
+    // point's, which refuses at once and names its limit.
+    let a = 1e-5 + 1e-2 / 16e6;
+    let p = Shuffle {
+        intervals: Intervals::new(594, 12, 8).unwrap(),
+        a: vec![a; 594],
+        s: 9.037,
+        c: 4.483e-2 * 1e-6 / 12.0,
+        v: 1.405e11,
+    };
+    let form = solve_within(&p, Budget::FORM).unwrap();
+    assert!(matches!(form.method, Method::InteriorPoint { .. }), "{:?}", form.method);
+    assert_eq!(form, solve(&p).unwrap());
+    match solve_within(&p, Budget::MAP_POINT) {
+        Err(SolveError::TooLarge { work, limit }) => {
+            assert_eq!(limit, Budget::MAP_POINT.general_work);
+            assert!(work > limit && work < Budget::FORM.general_work, "{work}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The page's message names the field, the limit and why a map differs.
+    let pairs = [("m", "594"), ("r", "12"), ("l", "8"), ("V", "1.405e11"), ("S", "9.037"), ("gamma", "4.483e-2")];
+    let inputs =
+        isoperf::models::mapreduce::Inputs::new(&isoperf::models::mapreduce::SPEC.parse(&raw(&pairs)).unwrap())
+            .unwrap();
+    let refused = isoperf::models::mapreduce::evaluate_within(&inputs, Budget::MAP_POINT).err().unwrap().to_string();
+    assert!(refused.contains("at a point of a map or a sweep") && refused.contains("at most 20000 operations"), "{refused}");
+    let answered = isoperf::models::mapreduce::evaluate_within(&inputs, Budget::FORM).unwrap();
+    assert!(close(answered.t_shuffle, form.makespan(), 1e-12));
+    // Where the simpler forms prove the optimum, every budget gives the same answer.
+    let chained = Shuffle { s: 0.01, ..p };
+    let quick = solve_within(&chained, Budget::MAP_POINT).unwrap();
+    assert_eq!(quick.method, Method::Chain);
+    assert_eq!(quick, solve_within(&chained, Budget::FORM).unwrap());
 }
 
 #[test]

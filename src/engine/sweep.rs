@@ -99,7 +99,7 @@ pub fn series_points(
         .unwrap_or_default()
         .iter()
         .map(|&x| {
-            let e = model.evaluate(&p.with(sweep.x, Value::Num(x))).ok();
+            let e = model.evaluate_point(&p.with(sweep.x, Value::Num(x))).ok();
             e.and_then(|e| e.number(sweep.output)).unwrap_or(f64::NAN)
         })
         .collect())

@@ -239,12 +239,6 @@ fn windows(iv: &Intervals) -> (Vec<(Window, f64)>, Vec<Window>) {
     (tail, front)
 }
 
-/// Most multiply-subtracts one factorisation of the general LP may take
-/// ([`factor_work`]): the interior-point method factorises 15 to 50 times,
-/// so this is some seconds natively at most (the 300 random
-/// instances take up to 1.3 × 10⁸).
-pub const MAX_FACTOR_WORK: f64 = 3e8;
-
 /// The compact LP solved: the parts (scaled), the dual bound on t_{N+1}
 /// (scaled) and the interior-point iterations.
 struct Solved {
@@ -281,9 +275,15 @@ fn factor_work(rows: &[usize], cols: &[usize], vars: usize, constraints: usize) 
 }
 
 /// Builds the compact LP and solves it by the interior-point method;
-/// `Err(work)` where one factorisation would take more than
-/// [`MAX_FACTOR_WORK`], `None` where the method fails.
-fn solve_compact(sc: &Scaled, m: usize, tail: &[(Window, f64)], front: &[Window]) -> Option<Result<Solved, f64>> {
+/// `Err(work)` where one factorisation would take more than `max_work`
+/// multiply-subtracts ([`factor_work`]), `None` where the method fails.
+fn solve_compact(
+    sc: &Scaled,
+    m: usize,
+    tail: &[(Window, f64)],
+    front: &[Window],
+    max_work: f64,
+) -> Option<Result<Solved, f64>> {
     let mut lp = Compact::new(m);
     // Row 0: Σx = 1 (the only equation).
     let all: Vec<(usize, f64)> = (0..m).map(|k| (k, 1.0)).collect();
@@ -313,8 +313,14 @@ fn solve_compact(sc: &Scaled, m: usize, tail: &[(Window, f64)], front: &[Window]
     }
     // Clarabel: A z + s = b, s in the cones; G z ≥ h is −G z + s = −h.
     let rows = lp.rhs.len();
+    // The factor holds at least G's entries, one multiply-subtract each:
+    // a bound that refuses the largest without ordering them.
+    let entries = lp.rows.len() as f64;
+    if entries > max_work {
+        return Some(Err(entries));
+    }
     let work = factor_work(&lp.rows, &lp.cols, vars, rows)?;
-    if work > MAX_FACTOR_WORK {
+    if work > max_work {
         return Some(Err(work));
     }
     let neg: Vec<f64> = lp.vals.iter().map(|g| -g).collect();
@@ -393,8 +399,9 @@ fn feasible(p: &Shuffle, sc: &Scaled, x: &[f64]) -> Option<(Vec<f64>, Vec<f64>, 
 }
 
 /// The shuffle by the interior-point method on the compact form, its
-/// length proved optimal to [`GAP_RTOL`] by the dual bound.
-pub fn interior_point(p: &Shuffle) -> Result<Solution, SolveError> {
+/// length proved optimal to [`GAP_RTOL`] by the dual bound; refused where
+/// one factorisation would take more than `max_work` multiply-subtracts.
+pub fn interior_point(p: &Shuffle, max_work: f64) -> Result<Solution, SolveError> {
     let iv = p.intervals;
     let m = iv.m();
     let sc = p.scaled();
@@ -403,8 +410,9 @@ pub fn interior_point(p: &Shuffle) -> Result<Solution, SolveError> {
         return Err(failed());
     }
     let (tail, front) = windows(&iv);
-    let solved =
-        solve_compact(&sc, m, &tail, &front).ok_or_else(failed)?.map_err(|work| SolveError::TooLarge { work })?;
+    let solved = solve_compact(&sc, m, &tail, &front, max_work)
+        .ok_or_else(failed)?
+        .map_err(|work| SolveError::TooLarge { work, limit: max_work })?;
     let (x, t, largest) = feasible(p, &sc, &solved.x).ok_or_else(failed)?;
     let length = t.last().copied().ok_or_else(failed)?;
     let gap = (length - solved.bound) / length.abs();

@@ -226,6 +226,11 @@ pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
     evaluated(inputs, schedule::solve(&inputs.shuffle()))
 }
 
+/// [`evaluate`] within a budget (see [`schedule::solve_within`]).
+pub fn evaluate_within(inputs: &Inputs, budget: schedule::Budget) -> Result<Evaluation, ModelError> {
+    evaluated(inputs, schedule::solve_within(&inputs.shuffle(), budget))
+}
+
 /// [`evaluate`] where that is quick (see [`schedule::solve_quick`]).
 pub fn evaluate_quick(inputs: &Inputs) -> Option<Result<Evaluation, ModelError>> {
     Some(evaluated(inputs, schedule::solve_quick(&inputs.shuffle())?))
@@ -238,26 +243,19 @@ fn evaluated(inputs: &Inputs, solution: Result<Solution, SolveError>) -> Result<
             e.to_string(),
             "mapper times a_map · V, transfer times C · V and start-ups S within about 10¹⁵ of each other, or parameters where the chain method applies".into(),
         )),
-        SolveError::TooLarge { .. } => ModelError::param(ParamError::constraint(
+        SolveError::TooLarge { limit, .. } => ModelError::param(ParamError::constraint(
             inputs.mappers_key,
             e.to_string(),
             format!(
-                "a general LP of at most {} operations a step; fewer mappers, or parameters where a simpler schedule is optimal (a faster network, a larger V)",
-                crate::format::number(general_limit(), 2)
+                "a general LP of at most {} operations a step{}; fewer mappers, or parameters where a simpler schedule is optimal (a faster network, a larger V)",
+                crate::format::number(limit, 2),
+                if limit < schedule::Budget::FORM.general_work { " at a point of a map or a sweep (the form takes larger ones)" } else { "" }
             ),
         )),
         SolveError::Unproven { .. } | SolveError::NeedsGeneralLp => ModelError::Solver(e.to_string()),
     })?;
     let t_shuffle = solution.makespan();
     Ok(Evaluation { t_shuffle, t_red: inputs.t_red(), t_seq: inputs.t_seq(), solution, mappers: Default::default() })
-}
-
-/// The most work a step of the general LP may take (none without it).
-fn general_limit() -> f64 {
-    #[cfg(feature = "full")]
-    return general::MAX_FACTOR_WORK;
-    #[cfg(not(feature = "full"))]
-    return 0.0;
 }
 
 /// What the search for the best mapper count found, where it is worth a
@@ -636,6 +634,13 @@ impl Model for MapReduce {
         Ok(Evaluated { inputs, result })
     }
 
+    /// A sweep's point: within [`schedule::Budget::SWEEP_POINT`].
+    fn evaluate_point(p: &Params) -> Result<MapReduceEvaluation, ModelError> {
+        let inputs = Inputs::new(p)?;
+        let result = evaluate_within(&inputs, schedule::Budget::SWEEP_POINT)?;
+        Ok(Evaluated { inputs, result })
+    }
+
     /// Long: more than [`schedule::QUICK_INTERVALS`] intervals, or a
     /// shuffle only the general LP solves.
     fn evaluate_quick(p: &Params) -> Option<Result<MapReduceEvaluation, ModelError>> {
@@ -674,7 +679,7 @@ impl Model for MapReduce {
                 let Some(xv) = xv else { continue };
                 let Ok(inputs) = Inputs::new(&row.with(x.0, xv.clone())) else { continue };
                 let value = closed(&inputs).or_else(|| {
-                    let result = evaluate(&inputs).ok()?;
+                    let result = evaluate_within(&inputs, schedule::Budget::MAP_POINT).ok()?;
                     read.number(&Evaluated { inputs, result })
                 });
                 if let (Some(slot), Some(v)) = (out.get_mut(j * nx + i), value) {

@@ -228,8 +228,9 @@ pub enum SolveError {
     /// method stopped short.
     Unproven { gap: f64 },
     /// The general LP is too large to solve here: one factorisation of
-    /// its interior-point method would take `work` multiply-subtracts.
-    TooLarge { work: f64 },
+    /// its interior-point method would take `work` multiply-subtracts,
+    /// more than `limit`.
+    TooLarge { work: f64, limit: f64 },
     /// The chain method does not apply and this build has no general LP
     /// (the page's first-paint module; the full one follows).
     NeedsGeneralLp,
@@ -251,7 +252,7 @@ impl std::fmt::Display for SolveError {
             SolveError::Unproven { .. } => {
                 write!(f, "the general LP's interior-point method did not converge on this shuffle")
             }
-            SolveError::TooLarge { work } => write!(
+            SolveError::TooLarge { work, .. } => write!(
                 f,
                 "no exact method of a simpler form proves this shuffle, and its general LP is too large to solve here: each step of the interior-point method would take {} operations",
                 crate::format::number(*work, 2)
@@ -328,19 +329,47 @@ impl Shuffle {
 
 /// Solves the LP (4)-(7): by the chain method when its optimality
 /// certificate holds, by the other exact methods where theirs do, else as
-/// the general LP.
+/// the general LP, within the form's [`Budget::FORM`].
 pub fn solve(p: &Shuffle) -> Result<Solution, SolveError> {
-    match quick_methods(p) {
-        Some(s) => Ok(s),
-        None => general(p),
-    }
+    solve_within(p, Budget::FORM)
 }
 
-/// The exact methods short of the general LP: the chain, the start-up bound,
-/// the chain with an idle tail, and (where they are the quicker way, see
-/// [`plateau_first`]) the plateau methods.
-fn quick_methods(p: &Shuffle) -> Option<Solution> {
-    single_group_methods(p).or_else(|| plateau_first(&p.intervals).then(|| plateau_methods(p)).flatten())
+/// How much a solve may take beyond the single-group methods (a few passes
+/// over the intervals): a point of a map or a sweep gets less than the
+/// form, so that hundreds or thousands of them stay within seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    /// Most intervals the plateau methods take on (their maximum flow grows
+    /// about quadratically): `None` for the form's rule ([`plateau_first`]).
+    pub plateau_intervals: Option<usize>,
+    /// Most multiply-subtracts one factorisation of the general LP may take
+    /// (its interior-point method factorises 15 to 50 times).
+    pub general_work: f64,
+}
+
+impl Budget {
+    /// The form: some seconds natively at most (the 300 random
+    /// instances take the general LP up to 1.3 × 10⁸ a factorisation).
+    pub const FORM: Budget = Budget { plateau_intervals: None, general_work: 3e8 };
+    /// A point of a sweep: tens of milliseconds natively at most.
+    pub const SWEEP_POINT: Budget = Budget { plateau_intervals: Some(PLATEAU_INTERVALS), general_work: 1e5 };
+    /// A point of an iso-map: a few milliseconds natively at most.
+    pub const MAP_POINT: Budget = Budget { plateau_intervals: Some(PLATEAU_QUICK_INTERVALS), general_work: 2e4 };
+}
+
+/// [`solve`] within `budget`.
+pub fn solve_within(p: &Shuffle, budget: Budget) -> Result<Solution, SolveError> {
+    if let Some(s) = single_group_methods(p) {
+        return Ok(s);
+    }
+    let plateau = match budget.plateau_intervals {
+        None => plateau_first(&p.intervals),
+        Some(most) => p.intervals.count() <= most,
+    };
+    if let Some(s) = plateau.then(|| plateau_methods(p)).flatten() {
+        return Ok(s);
+    }
+    general_within(p, budget.general_work)
 }
 
 /// Most intervals the plateau methods always take on: their split of the
@@ -1345,17 +1374,22 @@ fn idle_covered(sc: &Scaled, q: usize, m: usize, w: f64, windows: usize) -> bool
 /// The general LP: the interior-point method on its compact form, proved
 /// optimal by a dual bound ([`super::general`]), where the coefficients
 /// are within double precision of each other.
-#[cfg(feature = "full")]
 pub fn general(p: &Shuffle) -> Result<Solution, SolveError> {
+    general_within(p, Budget::FORM.general_work)
+}
+
+/// [`general`] allowed at most `max_work` multiply-subtracts a factorisation.
+#[cfg(feature = "full")]
+fn general_within(p: &Shuffle, max_work: f64) -> Result<Solution, SolveError> {
     if let Some(refusal) = general_refusal(p) {
         return Err(refusal);
     }
-    super::general::interior_point(p)
+    super::general::interior_point(p, max_work)
 }
 
 /// Without the general LP (the page's first-paint module).
 #[cfg(not(feature = "full"))]
-pub fn general(_: &Shuffle) -> Result<Solution, SolveError> {
+fn general_within(_: &Shuffle, _: f64) -> Result<Solution, SolveError> {
     Err(SolveError::NeedsGeneralLp)
 }
 
