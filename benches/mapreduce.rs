@@ -29,18 +29,30 @@ fn shuffle(c: &mut Criterion) {
     // The general LP the exact methods save (the fallback) on the same shuffle.
     let p = reference(100);
     c.bench_function("mapreduce/general LP (fallback) m=100 r=l=100", |b| b.iter(|| general(black_box(&p)).unwrap()));
-    // Shuffles only the general LP proves (the random instances):
-    // two reducer groups, start-ups outlasting transfers.
+    // Shuffles the general LP alone proved before the plateau and the
+    // descent (the random instances: two reducer groups, mapping
+    // outlasting the start-ups; and ten thousand mappers on ten groups),
+    // then one it still proves alone (parts nearly equal on five groups).
     let a = 1e-5 + 1e-2 / 16e6;
-    for (m, r, l, gamma, v, s) in
-        [(594usize, 12usize, 8usize, 4.483e-2, 1.405e11, 9.037), (1177, 115, 100, 1.877e-2, 2.579e10, 1.061)]
-    {
+    for (m, r, l, gamma, v, s) in [
+        (594usize, 12usize, 8usize, 4.483e-2, 1.405e11, 9.037),
+        (1177, 115, 100, 1.877e-2, 2.579e10, 1.061),
+        (10000, 10, 8, 4.483e-2, 1.405e11, 9.037),
+    ] {
         let p =
             Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: vec![a; m], s, c: gamma * 1e-6 / r as f64, v };
-        c.bench_function(&format!("mapreduce/solve (general LP) m={m} r={r} l={l}"), |b| {
+        c.bench_function(&format!("mapreduce/solve (plateau and descent) m={m} r={r} l={l}"), |b| {
             b.iter(|| solve(black_box(&p)).unwrap())
         });
     }
+    let p = Shuffle {
+        intervals: Intervals::new(1000, 115, 24).unwrap(),
+        a: vec![a; 1000],
+        s: 7.08,
+        c: 0.977e-6 / 115.0,
+        v: 542.0,
+    };
+    c.bench_function("mapreduce/solve (general LP) m=1000 r=115 l=24", |b| b.iter(|| solve(black_box(&p)).unwrap()));
     // Ten reducer groups (r = 1000, l = 100).
     let a = 1e-5 + 1e-2 / 16e6;
     let p =

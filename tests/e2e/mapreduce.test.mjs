@@ -560,8 +560,8 @@ describe('mapreduce: sweeps', () => {
   });
 });
 
-/** A shuffle only the general LP proves, in about 1.5 s natively (one of the issue's random instances). */
-const GENERAL_SECONDS = { m: '1553', r: '1184', l: '301', V: '5.098e9', S: '3.816', gamma: '7.445e-3' };
+/** A shuffle only the general LP proves, in about 0.7 s natively (4000 mappers, 13 reducer groups). */
+const GENERAL_SECONDS = { m: '4000', r: '100', l: '8', V: '1.405e11', S: '9.037', gamma: '4.483e-2' };
 
 describe('mapreduce: long evaluations run in a worker', () => {
   // Issue 13: every call on the page's thread is quick. quickReport defers
@@ -603,7 +603,7 @@ describe('mapreduce: long evaluations run in a worker', () => {
   });
 
   test('an edit during a report of seconds (the general LP) replaces the report worker, and the page follows the edit', async () => {
-    // Four reducer groups, start-ups outlasting transfers: only the general LP proves it, in seconds.
+    // Thirteen reducer groups, parts nearly equal: only the general LP proves it, in seconds.
     await withMr({ hash: hashOf(GENERAL_SECONDS), waitReady: false }, async ({ page }) => {
       await page.waitForFunction(() => window.isoperf?.workers.report?.requests >= 1, null, { timeout: 20_000 });
       await page.waitForTimeout(400);
@@ -712,15 +712,17 @@ describe('mapreduce: how many mappers', () => {
 
 describe('mapreduce: every valid input is answered (issue 16)', () => {
   // The inputs the issue found refused ("the general simplex would need N
-  // variables"), and shuffles only the general LP proves: each shows its
-  // results in the page, equal to evaluate(), with the method named.
+  // variables"), a shuffle of the plateau and the descent (the general LP's
+  // before), and one only the general LP proves: each shows its results in
+  // the page, equal to evaluate(), with the method named.
   const INPUTS = [
     [{ m: '1000', V: '1e9' }, /start-up bound/],
     [{ m: '400', V: '1e6' }, /start-up bound/],
     [{ m: '600', r: '50', l: '10', V: '1e8' }, /Solved by/],
     [{ m: '100000', r: '1', l: '1' }, /the chain method/],
     [{ m: '1000', r: '100000', l: '100' }, /Solved by/],
-    [{ m: '594', r: '12', l: '8', V: '1.405e11', S: '9.037', gamma: '4.483e-2' }, /Solved by the general LP: .* proved optimal by a dual bound to 10⁻⁹/],
+    [{ m: '594', r: '12', l: '8', V: '1.405e11', S: '9.037', gamma: '4.483e-2' }, /Solved by equal parts on the first 138 mappers, then parts falling as fast as the start-ups allow to mapper 593, the last mapper idle: .* proved optimal by a dual solution/],
+    [{ m: '1000', r: '115', l: '24', V: '542', S: '7.08', gamma: '0.977' }, /Solved by the general LP: .* proved optimal by a dual bound to 10⁻⁹/],
   ];
   for (const [params, method] of INPUTS) {
     test(`${new URLSearchParams(params)} shows its results`, async () => {
@@ -758,6 +760,34 @@ describe('mapreduce: every valid input is answered (issue 16)', () => {
         const n = Number(label.split(' ')[1]);
         assert.equal(points, n * n, `${label}: every point computed`);
         assert.equal(missing, 0, `${label}: no gaps`);
+      }
+    });
+  });
+});
+
+describe('mapreduce: maps across the plateau and the descent', () => {
+  // Mapping slow beside the start-ups on many reducer groups: past the best
+  // mapper count the optimum is a plateau, a descent and an idle last
+  // mapper, which the general LP alone proved before (too slowly for a map:
+  // half the m-r map was blank). Now it fills up to m ≈ 860 and nearly
+  // everywhere over m and γ; what is left blank is the general LP's.
+  const AT = { l: '8', V: '1.405e11', S: '9.037', gamma: '4.483e-2', m: '594', r: '12' };
+  test('the speedup maps over m and r and over m and γ at m = 594, r = 12, ℓ = 8 are blank only past m ≈ 860', async () => {
+    await withMr({ hash: hashOf(AT) }, async ({ page }) => {
+      const maps = await page.evaluate((at) => {
+        const read = (y, range) => {
+          const map = window.isoperf.isoMap('mapreduce', at, { output: 'speedup', x: 'm:10:10000:log', y: range, nx: 32, ny: 32 });
+          return { values: Array.from(map.values), x: Array.from({ length: 32 }, (_, i) => 10 ** (1 + (3 * i) / 31)) };
+        };
+        return { r: read('r', 'r:10:1000:log'), gamma: read('gamma', 'gamma:0.001:1:log') };
+      }, AT);
+      for (const [label, { values, x }] of Object.entries(maps)) {
+        assert.equal(values.length, 32 * 32, `${label}: every point computed`);
+        const blank = values.filter((v) => !Number.isFinite(v)).length;
+        const early = values.filter((v, k) => x[k % 32] <= 800 && !Number.isFinite(v)).length;
+        assert.equal(early, 0, `${label}: no blank point with m ≤ 800`);
+        assert.ok(values.every((v) => !Number.isFinite(v) || v > 0), `${label}: speedups positive`);
+        assert.ok(blank < (label === 'r' ? 0.2 : 0.02) * values.length, `${label}: ${blank} blank points`);
       }
     });
   });

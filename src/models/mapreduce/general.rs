@@ -42,7 +42,7 @@ pub const GAP_RTOL: f64 = 1e-9;
 
 /// A window: one or two ranges of mappers (1-based, inclusive); an empty
 /// second range is (0, 0).
-type Window = [(usize, usize); 2];
+pub(super) type Window = [(usize, usize); 2];
 
 /// The compact LP under construction: constraints Σ g_j z_j ≥ h (the first
 /// one an equation), in triplets, and the variables that bound the maxima
@@ -201,7 +201,7 @@ impl Compact {
 
 /// The windows of intervals n ≥ m with how often each occurs, and the
 /// window of every interval n < m.
-fn windows(iv: &Intervals) -> (Vec<(Window, f64)>, Vec<Window>) {
+pub(super) fn windows(iv: &Intervals) -> (Vec<(Window, f64)>, Vec<Window>) {
     let m = iv.m();
     let n_total = iv.count();
     let groups = iv.groups();

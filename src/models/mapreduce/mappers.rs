@@ -11,11 +11,13 @@
 //! the search ends at the first such m' whose bound reaches the best
 //! shuffle found. Below the bound, the chain in closed form
 //! ([`identical_chain`], O(1)) answers where its certificate holds; the
-//! chain, the start-up bound and the chain with an idle tail answer
-//! elsewhere, within a budget of intervals (each solve charged its
-//! intervals times the passes the chain may take).
+//! chain, the start-up bound, the chain with an idle tail and (in the full
+//! module) the plateau with its descent answer elsewhere, within a budget
+//! of intervals (each solve charged its intervals times the passes the
+//! chain may take, and the descent its mappers times the passes its
+//! search makes).
 
-use super::schedule::{identical_chain, single_group_methods, Intervals, Shuffle};
+use super::schedule::{descent_method, identical_chain, single_group_methods, Intervals, Shuffle};
 
 /// Interval passes the search may make outside the closed form: a few
 /// milliseconds natively.
@@ -23,6 +25,10 @@ pub const SEARCH_INTERVALS: usize = 2_000_000;
 
 /// Passes over the intervals one solve is charged: the chain's rounds.
 const PASSES: usize = 8;
+
+/// Passes over the mappers the descent is charged: its search's grid,
+/// bisections and ternary searches for each of three idle counts.
+const DESCENT_PASSES: usize = 128;
 
 /// The outcome of the search.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -68,7 +74,17 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
                 let p = Shuffle { intervals: iv, a: vec![a; k], s, c, v };
                 match single_group_methods(&p) {
                     Some(sol) => sol.makespan(),
-                    None => return unproven,
+                    None => {
+                        let n = k.saturating_mul(DESCENT_PASSES);
+                        if n > budget {
+                            return unproven;
+                        }
+                        budget -= n;
+                        match descent_method(&p) {
+                            Some(sol) => sol.makespan(),
+                            None => return unproven,
+                        }
+                    }
                 }
             }
         };

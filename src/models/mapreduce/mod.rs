@@ -27,6 +27,8 @@ use crate::table::Table;
 use crate::model::{chart_specs, output_specs, Evaluated, Model, Output, Read, SweepData, View};
 
 #[cfg(feature = "full")]
+pub mod descent;
+#[cfg(feature = "full")]
 pub mod general;
 pub mod mappers;
 pub mod schedule;
@@ -727,6 +729,14 @@ impl Model for MapReduce {
                 "equal parts on the first {}, the last {} idle: start-ups outlast the transfers, and every later reducer group receives the same from each working mapper; proved optimal by a dual solution",
                 plural(working as f64, "mapper", "mappers"),
                 plural((inputs.m() - working) as f64, "mapper", "mappers")
+            ),
+            Method::PlateauDescent { plateau, working } => format!(
+                "equal parts on the first {}, then parts falling as fast as the start-ups allow to mapper {working}, {}: mapping outlasts the start-ups, so the last mappers start without waiting, and the long plateau keeps every later reducer group's largest part low; proved optimal by a dual solution",
+                plural(plateau as f64, "mapper", "mappers"),
+                match inputs.m() - working {
+                    1 => "the last mapper idle".to_string(),
+                    idle => format!("the last {idle} mappers idle"),
+                }
             ),
             Method::InteriorPoint { iterations } => format!(
                 "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method in {iterations} iterations and its schedule proved optimal by a dual bound to 10⁻⁹"

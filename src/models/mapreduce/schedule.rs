@@ -193,6 +193,11 @@ pub enum Method {
     /// Many reducer groups, start-ups outlasting transfers: the first
     /// `working` mappers take equal parts, the rest idle.
     PlateauIdle { working: usize },
+    /// Mapping slow beside the start-ups, transfers slow beside neither:
+    /// equal parts on the first `plateau` mappers, then parts falling as
+    /// fast as the start-ups allow to the last `working` one, the rest
+    /// idle; proved optimal by a dual solution ([`super::descent`]).
+    PlateauDescent { plateau: usize, working: usize },
     /// The general LP in compact form by an interior-point method, its
     /// optimality proved by a dual bound.
     InteriorPoint { iterations: usize },
@@ -359,7 +364,7 @@ impl Budget {
 
 /// [`solve`] within `budget`.
 pub fn solve_within(p: &Shuffle, budget: Budget) -> Result<Solution, SolveError> {
-    if let Some(s) = single_group_methods(p) {
+    if let Some(s) = single_group_methods(p).or_else(|| descent_method(p)) {
         return Ok(s);
     }
     let plateau = match budget.plateau_intervals {
@@ -407,6 +412,19 @@ fn plateau_methods(p: &Shuffle) -> Option<Solution> {
 
 #[cfg(not(feature = "full"))]
 fn plateau_methods(_: &Shuffle) -> Option<Solution> {
+    None
+}
+
+/// The plateau, the descent and the idle mappers ([`super::descent`]), a
+/// few passes over the mappers: only in the full module, like the plateau
+/// methods.
+#[cfg(feature = "full")]
+pub(super) fn descent_method(p: &Shuffle) -> Option<Solution> {
+    super::descent::plateau_descent(p)
+}
+
+#[cfg(not(feature = "full"))]
+pub(super) fn descent_method(_: &Shuffle) -> Option<Solution> {
     None
 }
 
@@ -784,6 +802,15 @@ fn plateau_split(
         wrapped.extend(supplies.iter().map(|&(lo, hi, amount)| (vec![(lo, hi)], amount)));
         return split_feasible(p, &wrapped, &demand);
     }
+    ranges_split(p, &mut supplies, &demand)
+}
+
+/// Whether supplies, each over one range [lo, hi] of positions 1..=p, can
+/// meet every position's demand exactly (their totals equal): earliest
+/// deadline first, each position taking from the open supply that ends
+/// first, in O(s log s + p).
+#[cfg(feature = "full")]
+pub(super) fn ranges_split(p: usize, supplies: &mut [(usize, usize, f64)], demand: &dyn Fn(usize) -> f64) -> bool {
     supplies.sort_by_key(|s| s.0);
     let total: f64 = supplies.iter().map(|s| s.2).sum();
     let tol = CERTIFICATE_TOL * total.max(1.0);
@@ -832,14 +859,14 @@ fn plateau_split(
 /// positions (a range reaches O(log p) of its nodes) to the demands
 /// (Dinic's algorithm). Supplies over the same ranges are merged first.
 #[cfg(feature = "full")]
-fn split_feasible(p: usize, supplies: &[(Vec<(usize, usize)>, f64)], demand: &dyn Fn(usize) -> f64) -> bool {
+pub(super) fn split_feasible(p: usize, supplies: &[(Vec<(usize, usize)>, f64)], demand: &dyn Fn(usize) -> f64) -> bool {
     cover_feasible(p, supplies, demand, true)
 }
 
 /// The same where supplies may exceed the demands (`exact` false): each
 /// position must get at least its demand.
 #[cfg(feature = "full")]
-fn cover_feasible(
+pub(super) fn cover_feasible(
     p: usize,
     supplies: &[(Vec<(usize, usize)>, f64)],
     demand: &dyn Fn(usize) -> f64,
@@ -888,7 +915,9 @@ fn cover_feasible(
             }
         }
     }
-    g.max_flow(0, 1, tol) >= need - tol
+    // Residuals below 10⁻⁴ of the tolerance count as none: many of them
+    // left unrouted would add up past it.
+    g.max_flow(0, 1, tol * 1e-4) >= need - tol
 }
 
 /// A flow network with real capacities, for Dinic's algorithm.
@@ -1071,7 +1100,7 @@ fn general_refusal(p: &Shuffle) -> Option<SolveError> {
 }
 
 /// Relative tolerance of the optimality certificate.
-const CERTIFICATE_TOL: f64 = 1e-9;
+pub(super) const CERTIFICATE_TOL: f64 = 1e-9;
 
 /// The chain method with its duality certificate; `None` when the
 /// certificate fails (the optimum is of another form).

@@ -7,8 +7,8 @@ use crate::model::SweepData;
 use crate::spec::{Params, Scale, SweepSpec, Value};
 use crate::table::{Row, Status, Table};
 
-use super::schedule::{solve, Intervals, Shuffle};
-use super::{evaluate, Evaluation, Inputs};
+use super::schedule::{solve, Budget, Intervals, Shuffle};
+use super::{evaluate_within, Evaluation, Inputs};
 
 /// Mapper and reducer rows shown in the Gantt chart and the tables.
 const MAPPER_ROWS: usize = 8;
@@ -257,10 +257,13 @@ fn val(x: f64) -> String {
     }
 }
 
-/// The model at `p` with some values replaced.
+/// The model at `p` with some values replaced, within a sweep point's
+/// budget: a sweep's note is drawn on the page's thread, so it never waits
+/// for a general LP of seconds (where one would be needed it says why the
+/// point has no value, like the sweep itself).
 fn evaluated(p: &Params, changes: &[(&str, f64)]) -> Result<Evaluation, ModelError> {
     let q = changes.iter().fold(p.clone(), |q, (k, v)| q.with(k, Value::Num(*v)));
-    evaluate(&Inputs::new(&q)?)
+    evaluate_within(&Inputs::new(&q)?, Budget::SWEEP_POINT)
 }
 
 /// The speedup of `p` with some values replaced, if it evaluates.

@@ -1,0 +1,467 @@
+//! The shuffle where mapping outlasts the start-ups by far but transfers
+//! do not: a plateau, a descent as steep as the start-ups allow, and idle
+//! last mappers, proved optimal by a dual solution built in O(m).
+//!
+//! # The schedule
+//!
+//! The first p mappers take equal parts H (the intervals between them
+//! slack: S ≥ cH), mapper p + 1 a part y ≤ H, and from there every
+//! interval n before the first idle mapper is as long as its largest send,
+//! which for falling parts is its window's oldest mapper lo(n) (or the
+//! plateau): A_{n+1} x_{n+1} = A_n x_n − S + c x_{lo(n)}. The descent ends
+//! at exactly zero on mapper q + 1, and mappers q + 1 … m idle. Every part
+//! is affine in (H, y); Σx = 1 and x_{q+1} = 0 fix both. With the last
+//! mapper idle, t_m = mS, and each later window costs its oldest working
+//! mapper's part, so spreading the load over a long plateau keeps every
+//! window's maximum low while the descent lets the last mappers start
+//! without waiting for transfers.
+//!
+//! Where many reducer groups share a slow network and mapping is slow
+//! beside the start-ups (AV/m ≫ S), this is the optimum the general LP
+//! finds; here it costs a few passes over the m mappers instead.
+//!
+//! # The proof
+//!
+//! The dual has no flow through the slack intervals (the plateau's, the
+//! step to mapper p + 1, the idle mappers'), a flow F_n through each tight
+//! one, and the tail's unit flows on their windows' largest parts. Each
+//! working mapper j must be covered exactly: A_j (F_j − F_{j−1}) + c Y_j = w,
+//! with Y_j the flows whose largest part is x_j. Backward from F_q = φ down
+//! the descent every F_n is affine in (w, φ); F_p = 0 and the plateau's
+//! total (its members tie, so they share their windows' flows: p w = c Φ)
+//! fix both. Dual feasibility is F ≥ 0, a split of the plateau's flows
+//! giving each member w/c (a maximum flow over ranges of mappers), and the
+//! idle mappers covered by the windows of idle senders only; the dual's
+//! value w + S(m − Σ F_n) must meet the schedule's length.
+
+use super::general::{windows, Window};
+use super::schedule::{
+    cover_feasible, intervals_hold, ranges_split, split_feasible, Intervals, Method, Scaled, Shuffle, Solution,
+    CERTIFICATE_TOL,
+};
+
+/// k + a·u + b·v for two unknowns (u, v): (H, y) in the primal, (w, φ) in
+/// the dual.
+type Affine2 = (f64, f64, f64);
+
+fn add(p: Affine2, q: Affine2) -> Affine2 {
+    (p.0 + q.0, p.1 + q.1, p.2 + q.2)
+}
+
+fn scale(p: Affine2, f: f64) -> Affine2 {
+    (p.0 * f, p.1 * f, p.2 * f)
+}
+
+fn at(p: Affine2, u: f64, v: f64) -> f64 {
+    p.0 + p.1 * u + p.2 * v
+}
+
+/// Solves e1 = 0, e2 = 0 for (u, v).
+fn solve2(e1: Affine2, e2: Affine2) -> Option<(f64, f64)> {
+    let det = e1.1 * e2.2 - e1.2 * e2.1;
+    let u = (-e1.0 * e2.2 + e1.2 * e2.0) / det;
+    let v = (-e1.1 * e2.0 + e1.0 * e2.1) / det;
+    (u.is_finite() && v.is_finite()).then_some((u, v))
+}
+
+/// Why a plateau length fails for a given first idle mapper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    /// The descent needs y above the plateau: the plateau is too short.
+    Short,
+    /// The step from the plateau to y is steeper than the start-ups allow,
+    /// or the descent turns negative: the plateau is too long.
+    Long,
+}
+
+/// One schedule of the shape: parts (scaled), plateau p, last working q.
+#[derive(Debug, Clone)]
+struct Candidate {
+    x: Vec<f64>,
+    plateau: usize,
+    working: usize,
+    /// The slack interval's distance from the plateau's end.
+    slack: usize,
+    /// t_{N+1} (scaled), from the windows' maxima.
+    length: f64,
+}
+
+/// Parts of the shape: H on mappers 1..=p, the descent on p + 1..=q, zero
+/// after.
+struct Parts {
+    p: usize,
+    h: f64,
+    descent: Vec<f64>,
+}
+
+impl Parts {
+    /// x_j (1-based).
+    fn get(&self, j: usize) -> f64 {
+        if j <= self.p {
+            self.h
+        } else {
+            self.descent.get(j - self.p - 1).copied().unwrap_or(0.0)
+        }
+    }
+
+    fn to_vec(&self, m: usize) -> Vec<f64> {
+        (1..=m).map(|j| self.get(j)).collect()
+    }
+}
+
+/// The parts for plateau p, last working mapper q (x_{q+1} = 0 when
+/// q < m) and the one slack interval k = p + d of the descent (the free
+/// part y is x_{k+1}; when q = m no mapper idles and no interval is
+/// slack), or which way p is off. `lo[n − 1]` is the oldest sender of
+/// interval n < m. O(q − p).
+fn parts(sc: &Scaled, lo: &[usize], m: usize, p: usize, q: usize, d: usize) -> Result<Parts, Fit> {
+    let k = p + d;
+    if !(1 <= p && p < q && q <= m && (q == m || k < q)) {
+        return Err(Fit::Long);
+    }
+    let a = |j: usize| sc.a.get(j - 1).copied().unwrap_or(f64::NAN);
+    // coef[j − p − 1] = x_j for j = p + 1 … q + 1, affine in (H, y).
+    let plateau: Affine2 = (0.0, 1.0, 0.0);
+    let mut coef: Vec<Affine2> = Vec::with_capacity(q - p + 1);
+    let of =
+        |j: usize, coef: &[Affine2]| if j <= p { plateau } else { coef.get(j - p - 1).copied().unwrap_or(plateau) };
+    let step = |n: usize, coef: &[Affine2]| -> Affine2 {
+        let top = of(lo.get(n - 1).copied().unwrap_or(1), coef);
+        let next = add(add(scale(of(n, coef), a(n)), (-sc.s, 0.0, 0.0)), scale(top, sc.c));
+        scale(next, 1.0 / a(n + 1))
+    };
+    let free: Affine2 = (0.0, 0.0, 1.0);
+    for n in p..=q.min(m - 1) {
+        let next = if n == k && q < m { free } else { step(n, &coef) };
+        coef.push(next);
+    }
+    let first = *coef.first().ok_or(Fit::Long)?;
+    let working = coef.get(..q - p).unwrap_or(&[]);
+    let total = working.iter().fold((-1.0, p as f64, 0.0), |acc, &c| add(acc, c));
+    let (h, y) = if q < m {
+        solve2(*coef.last().ok_or(Fit::Long)?, total).ok_or(Fit::Long)?
+    } else {
+        let h = -total.0 / total.1;
+        (h, 0.0)
+    };
+    let tol = 1e-12;
+    if !(h > 0.0 && h.is_finite()) {
+        return Err(Fit::Long);
+    }
+    let _ = first;
+    // Falling and positive through the descent (y above the part before
+    // it: the plateau is too short).
+    let mut descent = Vec::with_capacity(q - p);
+    let mut prev = h;
+    for &c in working {
+        let xj = at(c, h, y);
+        if xj > prev * (1.0 + tol) {
+            return Err(Fit::Short);
+        }
+        if xj.is_nan() || xj <= 0.0 {
+            return Err(Fit::Long);
+        }
+        descent.push(xj);
+        prev = xj;
+    }
+    let x = Parts { p, h, descent };
+    // The slack interval k holds: A_{k+1} y − A_k x_k + S ≥ c x_{lo(k)}
+    // (a step steeper than the start-ups allow: the plateau is too long).
+    if q < m {
+        let top = x.get(lo.get(k - 1).copied().unwrap_or(1));
+        if a(k + 1) * y - a(k) * x.get(k) + sc.s < sc.c * top - tol * sc.s {
+            return Err(Fit::Long);
+        }
+    }
+    Ok(x)
+}
+
+/// The oldest member of a window (its largest part when parts fall).
+fn oldest(w: &Window) -> usize {
+    w.iter().filter(|r| r.0 > 0).map(|r| r.0).min().unwrap_or(1)
+}
+
+/// t_{N+1} (scaled) of falling parts: t_m = mS + A_m x_m plus each tail
+/// window's oldest part, times c.
+fn length(sc: &Scaled, m: usize, tail: &[(Window, f64)], x: &Parts) -> f64 {
+    let last = sc.a.last().copied().unwrap_or(0.0) * x.get(m);
+    m as f64 * sc.s + last + sc.c * tail.iter().map(|(w, weight)| weight * x.get(oldest(w))).sum::<f64>()
+}
+
+/// Active-set steps a candidate may take before it is given up.
+const PIVOTS: usize = 4;
+
+/// Plateau lengths sampled before the bisections.
+const GRID: usize = 32;
+
+/// The best plateau for last working mapper q. Which plateaus fit is read
+/// on a grid of lengths: a plateau too short for the descent wants y
+/// above H ([`Fit::Short`]), one too long a step steeper than the
+/// start-ups allow ([`Fit::Long`]), so between a short one and a long one
+/// a bisection finds where it changes, and a plateau that fits there;
+/// every run of plateaus that fit (around those found, and around the
+/// grid's) is grown by bisection to its ends, and the shortest shuffle
+/// over it found by ternary search. The dual then says whether the best
+/// is optimal.
+fn search(sc: &Scaled, lo: &[usize], m: usize, q: usize, d: usize, tail: &[(Window, f64)]) -> Option<Candidate> {
+    if q < 2 {
+        return None;
+    }
+    let label = |p: usize| parts(sc, lo, m, p, q, d).err();
+    let fits = |p: usize| label(p).is_none();
+    let span = q - 2; // plateaus 1 … q − 1
+    let mut grid: Vec<usize> = (0..=GRID).map(|k| 1 + k * span / GRID).collect();
+    grid.dedup();
+    let labels: Vec<(usize, Option<Fit>)> = grid.iter().map(|&p| (p, label(p))).collect();
+    // (a plateau that fits, the nearest below and above known not to)
+    let mut seeds: Vec<(usize, usize, usize)> = Vec::new();
+    let mut below = 0; // the last grid plateau that does not fit
+    for (i, &(p, fit)) in labels.iter().enumerate() {
+        let next = labels.get(i + 1).copied();
+        match (fit, next) {
+            (None, _) => {
+                if i == 0 || labels.get(i - 1).is_some_and(|l| l.1.is_some()) {
+                    let above = labels.iter().skip(i + 1).find(|l| l.1.is_some()).map_or(q, |l| l.0);
+                    seeds.push((p, below, above));
+                }
+            }
+            (Some(Fit::Short), Some((next_p, Some(Fit::Long)))) => {
+                below = p;
+                let (mut a, mut b) = (p, next_p);
+                while b - a > 1 {
+                    let mid = a + (b - a) / 2;
+                    match label(mid) {
+                        None => {
+                            seeds.push((mid, a, b));
+                            break;
+                        }
+                        Some(Fit::Short) => a = mid,
+                        Some(Fit::Long) => b = mid,
+                    }
+                }
+            }
+            (Some(_), _) => below = p,
+        }
+    }
+    let cost = |p: usize| parts(sc, lo, m, p, q, d).ok().map(|x| (length(sc, m, tail, &x), x));
+    let mut best: Option<Candidate> = None;
+    for (seed, below, above) in seeds {
+        // The run that fits around the seed.
+        let (mut a, mut b) = (below, seed);
+        while b - a > 1 {
+            let mid = a + (b - a) / 2;
+            if fits(mid) {
+                b = mid
+            } else {
+                a = mid
+            }
+        }
+        let start = b;
+        let (mut a, mut b) = (seed, above);
+        while b - a > 1 {
+            let mid = a + (b - a) / 2;
+            if fits(mid) {
+                a = mid
+            } else {
+                b = mid
+            }
+        }
+        let (mut a, mut b) = (start, a);
+        while b - a > 2 {
+            let (l, r) = (a + (b - a) / 3, b - (b - a) / 3);
+            let (Some(cl), Some(cr)) = (cost(l), cost(r)) else { break };
+            if cl.0 <= cr.0 {
+                b = r
+            } else {
+                a = l
+            }
+        }
+        for p in a..=b {
+            if let Some((length, x)) = cost(p) {
+                if best.as_ref().is_none_or(|c| length < c.length) {
+                    best = Some(Candidate { x: x.to_vec(m), plateau: p, working: q, slack: d, length });
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The schedule of this shape with the shortest shuffle over every count
+/// of idle mappers up to the bisection width, proved optimal; `None` where
+/// it does not apply or its dual is infeasible.
+pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
+    let iv = p.intervals;
+    let m = iv.m();
+    if p.a.len() != m || m < 3 || iv.groups() < 2 {
+        return None;
+    }
+    let sc = p.scaled();
+    if !(sc.c > 0.0 && sc.s > 0.0) {
+        return None;
+    }
+    let (tail, front) = windows(&iv);
+    let lo: Vec<usize> = front.iter().map(oldest).collect();
+    // The idle counts tried: none, one, or a bisection width of idle
+    // mappers (so that group 0's last windows hold only idle senders). On
+    // the random instances and the maps' grids every optimum of
+    // this shape has one of these; other counts took longer and proved none.
+    let width = iv.width().min(m - 2);
+    let best = {
+        let mut best: Option<Candidate> = None;
+        for idle in [0, 1, width].into_iter().filter(|&z| z <= width) {
+            let Some(found) = search(&sc, &lo, m, m - idle, 0, &tail) else { continue };
+            if best.as_ref().is_none_or(|b| found.length < b.length) {
+                best = Some(found);
+            }
+        }
+        best
+    };
+    // A candidate proved, or moved: where its dual has a negative flow, that
+    // interval is made the slack one (an active-set step), a few times.
+    let proved = |mut c: Candidate| -> Option<Candidate> {
+        for _ in 0..PIVOTS {
+            match certify(&sc, &iv, &tail, &lo, &c) {
+                Ok(()) => return Some(c),
+                Err(Some(n)) if c.working < m && n > c.plateau + c.slack => {
+                    let d = n - c.plateau;
+                    c = search(&sc, &lo, m, c.working, d, &tail)?;
+                }
+                Err(_) => return None,
+            }
+        }
+        None
+    };
+    let best = proved(best?)?;
+    let largest = iv.largest_senders(&best.x);
+    let t = p.boundaries(&sc, &best.x, &largest);
+    intervals_hold(&sc, &best.x, &t, &largest)?;
+    let end = t.last().copied()?;
+    ((end - best.length).abs() <= CERTIFICATE_TOL * end.abs().max(sc.s)).then_some(())?;
+    // With no mapper idle the shape is the chain after a plateau.
+    let method = if best.working == m {
+        Method::Plateau { plateau: best.plateau }
+    } else {
+        Method::PlateauDescent { plateau: best.plateau, working: best.working }
+    };
+    Some(p.unscale(&sc, best.x, t, largest, method))
+}
+
+/// The dual solution of a candidate, checked (see the module's proof):
+/// `Err(Some(n))` where the flow through interval n is negative (the
+/// first such), `Err(None)` where anything else fails.
+fn certify(
+    sc: &Scaled,
+    iv: &Intervals,
+    tail: &[(Window, f64)],
+    lo: &[usize],
+    cand: &Candidate,
+) -> Result<(), Option<usize>> {
+    let m = iv.m();
+    let (p, q) = (cand.plateau, cand.working);
+    let idle = q < m;
+    let k = p + cand.slack; // the slack interval, where a mapper idles
+    let a = |j: usize| sc.a.get(j - 1).copied().unwrap_or(f64::NAN);
+    // The tail's unit flows: on the plateau (shared), on one falling part,
+    // or on idle senders only.
+    let mut tau = vec![0.0f64; m + 1];
+    let mut plateau_supply: Vec<(Vec<(usize, usize)>, Affine2)> = Vec::new();
+    let mut idle_supply: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
+    for (w, weight) in tail {
+        let ranges: Vec<(usize, usize)> = w.iter().filter(|r| r.0 > 0).copied().collect();
+        let first = oldest(w);
+        if first <= p {
+            let on: Vec<(usize, usize)> = ranges.iter().filter(|r| r.0 <= p).map(|&(l, h)| (l, h.min(p))).collect();
+            plateau_supply.push((on, (*weight, 0.0, 0.0)));
+        } else if first <= q {
+            *tau.get_mut(first).ok_or(None)? += weight;
+        } else {
+            idle_supply.push((ranges.iter().map(|&(l, h)| (l - q, h - q)).collect(), *weight));
+        }
+    }
+    // Backward from F_q = φ (F_m = 1 when no mapper idles), each interval's
+    // flow on its window's largest part: F_{j−1} = F_j − (w − c Y_j)/A_j.
+    let mut flow: Vec<Affine2> = vec![(0.0, 0.0, 0.0); q + 1];
+    let mut chain_y: Vec<Affine2> = vec![(0.0, 0.0, 0.0); q + 1];
+    let place =
+        |n: usize, f: Affine2, chain_y: &mut Vec<Affine2>, plateau_supply: &mut Vec<(Vec<(usize, usize)>, Affine2)>| {
+            let oldest = lo.get(n - 1).copied().unwrap_or(1);
+            if oldest <= p {
+                plateau_supply.push((vec![(oldest, p)], f));
+            } else if let Some(slot) = chain_y.get_mut(oldest) {
+                *slot = add(*slot, f);
+            }
+        };
+    let end: Affine2 = if idle { (0.0, 0.0, 1.0) } else { (1.0, 0.0, 0.0) };
+    *flow.get_mut(q).ok_or(None)? = end;
+    if idle {
+        place(q, end, &mut chain_y, &mut plateau_supply);
+    }
+    let mut f_j = end;
+    for j in (p + 1..=q).rev() {
+        let y = add((tau.get(j).copied().ok_or(None)?, 0.0, 0.0), chain_y.get(j).copied().ok_or(None)?);
+        let next = add(f_j, scale(add((0.0, 1.0, 0.0), scale(y, -sc.c)), -1.0 / a(j)));
+        *flow.get_mut(j - 1).ok_or(None)? = next;
+        place(j - 1, next, &mut chain_y, &mut plateau_supply);
+        f_j = next;
+    }
+    // The plateau's members share its flows, w/c each but mapper p, which
+    // gets (w − A_p F_p)/c; no flow through the slack interval.
+    let phi = plateau_supply.iter().fold((0.0, 0.0, 0.0), |acc, s| add(acc, s.1));
+    let balance = add(add(scale(phi, sc.c), (0.0, -(p as f64), 0.0)), scale(f_j, a(p)));
+    let (w, fq) = if idle {
+        solve2(flow.get(k).copied().ok_or(None)?, balance).ok_or(None)?
+    } else {
+        (-(balance.0 + balance.2) / balance.1, 1.0)
+    };
+    if !(w.is_finite() && fq.is_finite()) {
+        return Err(None);
+    }
+    let value = |f: Affine2| at(f, w, fq);
+    let flows: Vec<f64> = flow.iter().map(|&f| value(f)).collect();
+    let f_p = flows.get(p).copied().ok_or(None)?;
+    if let Some(n) = (p..=q.min(m - 1)).find(|&n| flows.get(n).is_some_and(|&f| f < -CERTIFICATE_TOL)) {
+        return Err(Some(n));
+    }
+    let a_p = a(p);
+    let demand = |j: usize| if j < p { w / sc.c } else { (w - a_p * f_p) / sc.c };
+    let mut single: Vec<(usize, usize, f64)> = Vec::with_capacity(plateau_supply.len());
+    let mut wrapped: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
+    for (ranges, f) in &plateau_supply {
+        match ranges.as_slice() {
+            [(lo, hi)] => single.push((*lo, *hi, value(*f).max(0.0))),
+            _ => wrapped.push((ranges.clone(), value(*f).max(0.0))),
+        }
+    }
+    let split = if wrapped.is_empty() {
+        ranges_split(p, &mut single, &demand)
+    } else {
+        wrapped.extend(single.iter().map(|&(lo, hi, v)| (vec![(lo, hi)], v)));
+        split_feasible(p, &wrapped, &demand)
+    };
+    if !split {
+        return Err(None);
+    }
+    let f_q = flows.get(q).copied().ok_or(None)?;
+    let f_last = if q + 1 == m { f_q } else { 0.0 };
+    let idle_need = |i: usize| {
+        let j = q + i;
+        let need = if j == m {
+            w - a(m) * (1.0 - f_last)
+        } else if j == q + 1 {
+            w + a(j) * f_q
+        } else {
+            w
+        };
+        need.max(0.0) / sc.c
+    };
+    if idle && !cover_feasible(m - q, &idle_supply, &idle_need, false) {
+        return Err(None);
+    }
+    let dual = w + sc.s * (m as f64 - flows.iter().take(q.min(m - 1) + 1).skip(p).sum::<f64>());
+    if (cand.length - dual).abs() <= CERTIFICATE_TOL * cand.length.abs().max(sc.s) {
+        Ok(())
+    } else {
+        Err(None)
+    }
+}
