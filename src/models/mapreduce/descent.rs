@@ -36,8 +36,7 @@
 
 use super::general::{windows, Window};
 use super::schedule::{
-    cover_feasible, intervals_hold, ranges_split, split_feasible, Intervals, Method, Scaled, Shuffle, Solution,
-    CERTIFICATE_TOL,
+    cover_feasible, intervals_hold, ranges_cover, Intervals, Method, Scaled, Shuffle, Solution, CERTIFICATE_TOL,
 };
 
 /// k + a·u + b·v for two unknowns (u, v): (H, y) in the primal, (w, φ) in
@@ -319,6 +318,22 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     };
     // A candidate proved, or moved: where its dual has a negative flow, that
     // interval is made the slack one (an active-set step), a few times.
+    // Where the plateau's split fails, the optimum is degenerate (its face
+    // holds plateaus one shorter or longer, of equal length to round-off)
+    // and the neighbours' duals are tried.
+    let neighbour = |c: &Candidate| -> Option<Candidate> {
+        [c.plateau.checked_sub(1), Some(c.plateau + 1)].into_iter().flatten().find_map(|p| {
+            let x = parts(&sc, &lo, m, p, c.working, c.slack).ok()?;
+            let next = Candidate {
+                length: length(&sc, m, &tail, &x),
+                x: x.to_vec(m),
+                plateau: p,
+                working: c.working,
+                slack: c.slack,
+            };
+            certify(&sc, &iv, &tail, &lo, &next).ok().map(|()| next)
+        })
+    };
     let proved = |mut c: Candidate| -> Option<Candidate> {
         for _ in 0..PIVOTS {
             match certify(&sc, &iv, &tail, &lo, &c) {
@@ -327,7 +342,7 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
                     let d = n - c.plateau;
                     c = search(&sc, &lo, m, c.working, d, &tail)?;
                 }
-                Err(_) => return None,
+                Err(_) => return neighbour(&c),
             }
         }
         None
@@ -366,13 +381,15 @@ fn certify(
     // or on idle senders only.
     let mut tau = vec![0.0f64; m + 1];
     let mut plateau_supply: Vec<(Vec<(usize, usize)>, Affine2)> = Vec::new();
+    let mut tail_on_plateau: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
     let mut idle_supply: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
     for (w, weight) in tail {
         let ranges: Vec<(usize, usize)> = w.iter().filter(|r| r.0 > 0).copied().collect();
         let first = oldest(w);
         if first <= p {
             let on: Vec<(usize, usize)> = ranges.iter().filter(|r| r.0 <= p).map(|&(l, h)| (l, h.min(p))).collect();
-            plateau_supply.push((on, (*weight, 0.0, 0.0)));
+            plateau_supply.push((on.clone(), (*weight, 0.0, 0.0)));
+            tail_on_plateau.push((on, *weight));
         } else if first <= q {
             *tau.get_mut(first).ok_or(None)? += weight;
         } else {
@@ -417,27 +434,55 @@ fn certify(
     if !(w.is_finite() && fq.is_finite()) {
         return Err(None);
     }
-    let value = |f: Affine2| at(f, w, fq);
-    let flows: Vec<f64> = flow.iter().map(|&f| value(f)).collect();
-    let f_p = flows.get(p).copied().ok_or(None)?;
+    // The flows again, as numbers now that w and φ are known (the affine
+    // forms' coefficients can be large and cancel), and the plateau's
+    // supplies with them.
+    let mut flows = vec![0.0f64; q + 1];
+    let mut chain_on = vec![0.0f64; q + 1];
+    let mut single: Vec<(usize, usize, f64)> = Vec::with_capacity(plateau_supply.len());
+    let mut wrapped: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
+    for (ranges, weight) in tail_on_plateau {
+        match ranges.as_slice() {
+            [(lo, hi)] => single.push((*lo, *hi, weight)),
+            _ => wrapped.push((ranges, weight)),
+        }
+    }
+    let mut put = |n: usize, f: f64, chain_on: &mut Vec<f64>| {
+        let oldest = lo.get(n - 1).copied().unwrap_or(1);
+        if oldest <= p {
+            single.push((oldest, p, f.max(0.0)));
+        } else if let Some(slot) = chain_on.get_mut(oldest) {
+            *slot += f;
+        }
+    };
+    let end = if idle { fq } else { 1.0 };
+    *flows.get_mut(q).ok_or(None)? = end;
+    if idle {
+        put(q, end, &mut chain_on);
+    }
+    let mut f_j = end;
+    for j in (p + 1..=q).rev() {
+        let y = tau.get(j).copied().ok_or(None)? + chain_on.get(j).copied().ok_or(None)?;
+        let next = f_j - (w - sc.c * y) / a(j);
+        *flows.get_mut(j - 1).ok_or(None)? = next;
+        put(j - 1, next, &mut chain_on);
+        f_j = next;
+    }
+    let f_p = f_j;
     if let Some(n) = (p..=q.min(m - 1)).find(|&n| flows.get(n).is_some_and(|&f| f < -CERTIFICATE_TOL)) {
         return Err(Some(n));
     }
     let a_p = a(p);
     let demand = |j: usize| if j < p { w / sc.c } else { (w - a_p * f_p) / sc.c };
-    let mut single: Vec<(usize, usize, f64)> = Vec::with_capacity(plateau_supply.len());
-    let mut wrapped: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
-    for (ranges, f) in &plateau_supply {
-        match ranges.as_slice() {
-            [(lo, hi)] => single.push((*lo, *hi, value(*f).max(0.0))),
-            _ => wrapped.push((ranges.clone(), value(*f).max(0.0))),
-        }
-    }
+    // Dual feasibility asks each member for at least its share (flow
+    // beyond it only raises a reduced cost), and the gap below checks that
+    // the shares leave nothing: a cover, not an exact split, so round-off
+    // in the flows' total cannot refuse a proof.
     let split = if wrapped.is_empty() {
-        ranges_split(p, &mut single, &demand)
+        ranges_cover(p, &mut single, &demand)
     } else {
         wrapped.extend(single.iter().map(|&(lo, hi, v)| (vec![(lo, hi)], v)));
-        split_feasible(p, &wrapped, &demand)
+        cover_feasible(p, &wrapped, &demand, false)
     };
     if !split {
         return Err(None);

@@ -811,6 +811,19 @@ fn plateau_split(
 /// first, in O(s log s + p).
 #[cfg(feature = "full")]
 pub(super) fn ranges_split(p: usize, supplies: &mut [(usize, usize, f64)], demand: &dyn Fn(usize) -> f64) -> bool {
+    ranges_meet(p, supplies, demand, true)
+}
+
+/// The same where supplies may exceed the demands: each position must get
+/// at least its demand, and what a supply has left when its range ends is
+/// dropped.
+#[cfg(feature = "full")]
+pub(super) fn ranges_cover(p: usize, supplies: &mut [(usize, usize, f64)], demand: &dyn Fn(usize) -> f64) -> bool {
+    ranges_meet(p, supplies, demand, false)
+}
+
+#[cfg(feature = "full")]
+fn ranges_meet(p: usize, supplies: &mut [(usize, usize, f64)], demand: &dyn Fn(usize) -> f64, exact: bool) -> bool {
     supplies.sort_by_key(|s| s.0);
     let total: f64 = supplies.iter().map(|s| s.2).sum();
     let tol = CERTIFICATE_TOL * total.max(1.0);
@@ -829,7 +842,11 @@ pub(super) fn ranges_split(p: usize, supplies: &mut [(usize, usize, f64)], deman
         while need > tol {
             let Some(std::cmp::Reverse((end, idx))) = open.peek().copied() else { return false };
             if end < j {
-                return false; // left over where no mapper can take it
+                if exact {
+                    return false; // left over where no mapper can take it
+                }
+                open.pop();
+                continue;
             }
             let Some(slot) = left.get_mut(idx as usize) else { return false };
             let take = slot.min(need);
@@ -844,13 +861,13 @@ pub(super) fn ranges_split(p: usize, supplies: &mut [(usize, usize, f64)], deman
             if end > j {
                 break;
             }
-            if left.get(idx as usize).is_some_and(|v| *v > tol) {
+            if exact && left.get(idx as usize).is_some_and(|v| *v > tol) {
                 return false;
             }
             open.pop();
         }
     }
-    next == supplies.len() && open.is_empty()
+    !exact || (next == supplies.len() && open.is_empty())
 }
 
 /// Whether supplies, each spread over one or two ranges of positions

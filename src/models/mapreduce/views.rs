@@ -257,13 +257,13 @@ fn val(x: f64) -> String {
     }
 }
 
-/// The model at `p` with some values replaced, within a sweep point's
+/// The model at `p` with some values replaced, within a map point's
 /// budget: a sweep's note is drawn on the page's thread, so it never waits
-/// for a general LP of seconds (where one would be needed it says why the
-/// point has no value, like the sweep itself).
+/// for a general LP (where one would be needed it says why the point has
+/// no value, like the sweep itself).
 fn evaluated(p: &Params, changes: &[(&str, f64)]) -> Result<Evaluation, ModelError> {
     let q = changes.iter().fold(p.clone(), |q, (k, v)| q.with(k, Value::Num(*v)));
-    evaluate_within(&Inputs::new(&q)?, Budget::SWEEP_POINT)
+    evaluate_within(&Inputs::new(&q)?, Budget::MAP_POINT)
 }
 
 /// The speedup of `p` with some values replaced, if it evaluates.
