@@ -25,14 +25,15 @@
 //! The dual has no flow through the slack intervals (the plateau's, the
 //! step to mapper p + 1, the idle mappers'), a flow F_n through each tight
 //! one, and the tail's unit flows on their windows' largest parts. Each
-//! working mapper j must be covered exactly: A_j (F_j − F_{j−1}) + c Y_j = w,
-//! with Y_j the flows whose largest part is x_j. Backward from F_q = φ down
-//! the descent every F_n is affine in (w, φ); F_p = 0 and the plateau's
-//! total (its members tie, so they share their windows' flows: p w = c Φ)
-//! fix both. Dual feasibility is F ≥ 0, a split of the plateau's flows
-//! giving each member w/c (a maximum flow over ranges of mappers), and the
-//! idle mappers covered by the windows of idle senders only; the dual's
-//! value w + S(m − Σ F_n) must meet the schedule's length.
+//! working mapper j must be covered: A_j (F_j − F_{j−1}) + c Y_j = w, with
+//! Y_j the flows whose largest part is x_j. Backward from F_q = φ down the
+//! descent every F_n is affine in (w, φ); no flow through the slack
+//! interval and the plateau's total (its members tie, so they share their
+//! windows' flows: p w = c Φ) fix both. Dual feasibility is F ≥ 0, the
+//! plateau's flows covering each member's share w/c (earliest deadline
+//! first over ranges of mappers, or a maximum flow), and the idle mappers
+//! covered by the windows of idle senders only; the dual's value
+//! w + S(m − Σ F_n) must meet the schedule's length.
 
 use super::general::{windows, Window};
 use super::schedule::{
@@ -68,8 +69,8 @@ fn solve2(e1: Affine2, e2: Affine2) -> Option<(f64, f64)> {
 enum Fit {
     /// The descent needs y above the plateau: the plateau is too short.
     Short,
-    /// The step from the plateau to y is steeper than the start-ups allow,
-    /// or the descent turns negative: the plateau is too long.
+    /// The step to y (at the slack interval) is steeper than the start-ups
+    /// allow, or the descent turns negative: the plateau is too long.
     Long,
 }
 
@@ -134,7 +135,6 @@ fn parts(sc: &Scaled, lo: &[usize], m: usize, p: usize, q: usize, d: usize) -> R
         let next = if n == k && q < m { free } else { step(n, &coef) };
         coef.push(next);
     }
-    let first = *coef.first().ok_or(Fit::Long)?;
     let working = coef.get(..q - p).unwrap_or(&[]);
     let total = working.iter().fold((-1.0, p as f64, 0.0), |acc, &c| add(acc, c));
     let (h, y) = if q < m {
@@ -147,7 +147,6 @@ fn parts(sc: &Scaled, lo: &[usize], m: usize, p: usize, q: usize, d: usize) -> R
     if !(h > 0.0 && h.is_finite()) {
         return Err(Fit::Long);
     }
-    let _ = first;
     // Falling and positive through the descent (y above the part before
     // it: the plateau is too short).
     let mut descent = Vec::with_capacity(q - p);
@@ -185,6 +184,20 @@ fn oldest(w: &Window) -> usize {
 fn length(sc: &Scaled, m: usize, tail: &[(Window, f64)], x: &Parts) -> f64 {
     let last = sc.a.last().copied().unwrap_or(0.0) * x.get(m);
     m as f64 * sc.s + last + sc.c * tail.iter().map(|(w, weight)| weight * x.get(oldest(w))).sum::<f64>()
+}
+
+/// The plateau nearest `unfit` that still fits, by bisection from `fit`
+/// (which fits) towards `unfit` (which does not), on either side.
+fn last_fitting(mut fit: usize, mut unfit: usize, fits: &dyn Fn(usize) -> bool) -> usize {
+    while fit.abs_diff(unfit) > 1 {
+        let mid = fit.min(unfit) + fit.abs_diff(unfit) / 2;
+        if fits(mid) {
+            fit = mid;
+        } else {
+            unfit = mid;
+        }
+    }
+    fit
 }
 
 /// Active-set steps a candidate may take before it is given up.
@@ -246,26 +259,7 @@ fn search(sc: &Scaled, lo: &[usize], m: usize, q: usize, d: usize, tail: &[(Wind
     let mut best: Option<Candidate> = None;
     for (seed, below, above) in seeds {
         // The run that fits around the seed.
-        let (mut a, mut b) = (below, seed);
-        while b - a > 1 {
-            let mid = a + (b - a) / 2;
-            if fits(mid) {
-                b = mid
-            } else {
-                a = mid
-            }
-        }
-        let start = b;
-        let (mut a, mut b) = (seed, above);
-        while b - a > 1 {
-            let mid = a + (b - a) / 2;
-            if fits(mid) {
-                a = mid
-            } else {
-                b = mid
-            }
-        }
-        let (mut a, mut b) = (start, a);
+        let (mut a, mut b) = (last_fitting(seed, below, &fits), last_fitting(seed, above, &fits));
         while b - a > 2 {
             let (l, r) = (a + (b - a) / 3, b - (b - a) / 3);
             let (Some(cl), Some(cr)) = (cost(l), cost(r)) else { break };
@@ -286,9 +280,9 @@ fn search(sc: &Scaled, lo: &[usize], m: usize, q: usize, d: usize, tail: &[(Wind
     best
 }
 
-/// The schedule of this shape with the shortest shuffle over every count
-/// of idle mappers up to the bisection width, proved optimal; `None` where
-/// it does not apply or its dual is infeasible.
+/// The schedule of this shape with the shortest shuffle over none, one or
+/// a bisection width of idle mappers, proved optimal; `None` where it does
+/// not apply or its dual is infeasible.
 pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
@@ -380,7 +374,6 @@ fn certify(
     // The tail's unit flows: on the plateau (shared), on one falling part,
     // or on idle senders only.
     let mut tau = vec![0.0f64; m + 1];
-    let mut plateau_supply: Vec<(Vec<(usize, usize)>, Affine2)> = Vec::new();
     let mut tail_on_plateau: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
     let mut idle_supply: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
     for (w, weight) in tail {
@@ -388,7 +381,6 @@ fn certify(
         let first = oldest(w);
         if first <= p {
             let on: Vec<(usize, usize)> = ranges.iter().filter(|r| r.0 <= p).map(|&(l, h)| (l, h.min(p))).collect();
-            plateau_supply.push((on.clone(), (*weight, 0.0, 0.0)));
             tail_on_plateau.push((on, *weight));
         } else if first <= q {
             *tau.get_mut(first).ok_or(None)? += weight;
@@ -396,36 +388,16 @@ fn certify(
             idle_supply.push((ranges.iter().map(|&(l, h)| (l - q, h - q)).collect(), *weight));
         }
     }
-    // Backward from F_q = φ (F_m = 1 when no mapper idles), each interval's
-    // flow on its window's largest part: F_{j−1} = F_j − (w − c Y_j)/A_j.
-    let mut flow: Vec<Affine2> = vec![(0.0, 0.0, 0.0); q + 1];
-    let mut chain_y: Vec<Affine2> = vec![(0.0, 0.0, 0.0); q + 1];
-    let place =
-        |n: usize, f: Affine2, chain_y: &mut Vec<Affine2>, plateau_supply: &mut Vec<(Vec<(usize, usize)>, Affine2)>| {
-            let oldest = lo.get(n - 1).copied().unwrap_or(1);
-            if oldest <= p {
-                plateau_supply.push((vec![(oldest, p)], f));
-            } else if let Some(slot) = chain_y.get_mut(oldest) {
-                *slot = add(*slot, f);
-            }
-        };
+    let walk = Walk { sc, lo, tau: &tau, p, q };
+    // Affine in (w, φ) first: no flow through the slack interval, and the
+    // plateau's members share its flows, w/c each but mapper p, which gets
+    // (w − A_p F_p)/c.
     let end: Affine2 = if idle { (0.0, 0.0, 1.0) } else { (1.0, 0.0, 0.0) };
-    *flow.get_mut(q).ok_or(None)? = end;
-    if idle {
-        place(q, end, &mut chain_y, &mut plateau_supply);
-    }
-    let mut f_j = end;
-    for j in (p + 1..=q).rev() {
-        let y = add((tau.get(j).copied().ok_or(None)?, 0.0, 0.0), chain_y.get(j).copied().ok_or(None)?);
-        let next = add(f_j, scale(add((0.0, 1.0, 0.0), scale(y, -sc.c)), -1.0 / a(j)));
-        *flow.get_mut(j - 1).ok_or(None)? = next;
-        place(j - 1, next, &mut chain_y, &mut plateau_supply);
-        f_j = next;
-    }
-    // The plateau's members share its flows, w/c each but mapper p, which
-    // gets (w − A_p F_p)/c; no flow through the slack interval.
-    let phi = plateau_supply.iter().fold((0.0, 0.0, 0.0), |acc, s| add(acc, s.1));
-    let balance = add(add(scale(phi, sc.c), (0.0, -(p as f64), 0.0)), scale(f_j, a(p)));
+    let (flow, on_plateau) = walk.backward(end, (0.0, 1.0, 0.0), idle).ok_or(None)?;
+    let f_p = flow.get(p).copied().ok_or(None)?;
+    let phi =
+        on_plateau.iter().fold((tail_on_plateau.iter().map(|t| t.1).sum::<f64>(), 0.0, 0.0), |acc, s| add(acc, s.1));
+    let balance = add(add(scale(phi, sc.c), (0.0, -(p as f64), 0.0)), scale(f_p, a(p)));
     let (w, fq) = if idle {
         solve2(flow.get(k).copied().ok_or(None)?, balance).ok_or(None)?
     } else {
@@ -437,40 +409,18 @@ fn certify(
     // The flows again, as numbers now that w and φ are known (the affine
     // forms' coefficients can be large and cancel), and the plateau's
     // supplies with them.
-    let mut flows = vec![0.0f64; q + 1];
-    let mut chain_on = vec![0.0f64; q + 1];
-    let mut single: Vec<(usize, usize, f64)> = Vec::with_capacity(plateau_supply.len());
+    let (flows, on_plateau) = walk.backward(if idle { fq } else { 1.0 }, w, idle).ok_or(None)?;
+    let f_p = flows.get(p).copied().ok_or(None)?;
+    if let Some(n) = (p..=q.min(m - 1)).find(|&n| flows.get(n).is_some_and(|&f| f < -CERTIFICATE_TOL)) {
+        return Err(Some(n));
+    }
+    let mut single: Vec<(usize, usize, f64)> = on_plateau.iter().map(|&(oldest, f)| (oldest, p, f.max(0.0))).collect();
     let mut wrapped: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
     for (ranges, weight) in tail_on_plateau {
         match ranges.as_slice() {
             [(lo, hi)] => single.push((*lo, *hi, weight)),
             _ => wrapped.push((ranges, weight)),
         }
-    }
-    let mut put = |n: usize, f: f64, chain_on: &mut Vec<f64>| {
-        let oldest = lo.get(n - 1).copied().unwrap_or(1);
-        if oldest <= p {
-            single.push((oldest, p, f.max(0.0)));
-        } else if let Some(slot) = chain_on.get_mut(oldest) {
-            *slot += f;
-        }
-    };
-    let end = if idle { fq } else { 1.0 };
-    *flows.get_mut(q).ok_or(None)? = end;
-    if idle {
-        put(q, end, &mut chain_on);
-    }
-    let mut f_j = end;
-    for j in (p + 1..=q).rev() {
-        let y = tau.get(j).copied().ok_or(None)? + chain_on.get(j).copied().ok_or(None)?;
-        let next = f_j - (w - sc.c * y) / a(j);
-        *flows.get_mut(j - 1).ok_or(None)? = next;
-        put(j - 1, next, &mut chain_on);
-        f_j = next;
-    }
-    let f_p = f_j;
-    if let Some(n) = (p..=q.min(m - 1)).find(|&n| flows.get(n).is_some_and(|&f| f < -CERTIFICATE_TOL)) {
-        return Err(Some(n));
     }
     let a_p = a(p);
     let demand = |j: usize| if j < p { w / sc.c } else { (w - a_p * f_p) / sc.c };
@@ -508,5 +458,87 @@ fn certify(
         Ok(())
     } else {
         Err(None)
+    }
+}
+
+/// A value of the dual's backward pass: a number, or affine in (w, φ).
+trait Linear: Copy {
+    fn number(v: f64) -> Self;
+    fn plus(self, o: Self) -> Self;
+    fn times(self, f: f64) -> Self;
+}
+
+impl Linear for f64 {
+    fn number(v: f64) -> f64 {
+        v
+    }
+    fn plus(self, o: f64) -> f64 {
+        self + o
+    }
+    fn times(self, f: f64) -> f64 {
+        self * f
+    }
+}
+
+impl Linear for Affine2 {
+    fn number(v: f64) -> Affine2 {
+        (v, 0.0, 0.0)
+    }
+    fn plus(self, o: Affine2) -> Affine2 {
+        add(self, o)
+    }
+    fn times(self, f: f64) -> Affine2 {
+        scale(self, f)
+    }
+}
+
+/// The flows F_p … F_q (indexed by n), and those on the plateau with the
+/// oldest mapper of their window.
+type Flows<T> = (Vec<T>, Vec<(usize, T)>);
+
+/// The descent's intervals, walked backward by the dual.
+struct Walk<'a> {
+    sc: &'a Scaled,
+    lo: &'a [usize],
+    /// The tail's unit flows on each falling part.
+    tau: &'a [f64],
+    p: usize,
+    q: usize,
+}
+
+impl Walk<'_> {
+    /// Backward from F_q = `end`, each interval's flow on its window's
+    /// largest part: F_{j−1} = F_j − (w − c Y_j)/A_j down to F_p. Returns
+    /// the flows (index n for F_n, p ≤ n ≤ q) and the flows whose window's
+    /// oldest mapper is on the plateau, with that mapper. Interval q's own
+    /// flow is placed only where mappers after it idle (else it is the
+    /// tail's unit, already among the windows).
+    fn backward<T: Linear>(&self, end: T, w: T, idle: bool) -> Option<Flows<T>> {
+        let (p, q) = (self.p, self.q);
+        let mut flow = vec![T::number(0.0); q + 1];
+        let mut chain = vec![T::number(0.0); q + 1];
+        let mut on_plateau: Vec<(usize, T)> = Vec::new();
+        let mut place = |n: usize, f: T, chain: &mut Vec<T>| {
+            let oldest = self.lo.get(n - 1).copied().unwrap_or(1);
+            if oldest <= p {
+                on_plateau.push((oldest, f));
+            } else if let Some(slot) = chain.get_mut(oldest) {
+                *slot = slot.plus(f);
+            }
+        };
+        *flow.get_mut(q)? = end;
+        if idle {
+            place(q, end, &mut chain);
+        }
+        let mut f_j = end;
+        for j in (p + 1..=q).rev() {
+            let y = T::number(*self.tau.get(j)?).plus(*chain.get(j)?);
+            let a_j = *self.sc.a.get(j - 1)?;
+            let next = f_j.plus(w.plus(y.times(-self.sc.c)).times(-1.0 / a_j));
+            *flow.get_mut(j - 1)? = next;
+            place(j - 1, next, &mut chain);
+            f_j = next;
+        }
+        Some((flow, on_plateau))
     }
 }

@@ -63,28 +63,19 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
                 continue;
             }
         }
+        // Each solve is paid for before it runs; `None` once the budget is spent.
+        let mut charge = |n: usize| budget.checked_sub(n).map(|left| budget = left);
         let t = match identical_chain(iv, a, s, c, v) {
             Some(ends) => ends.t_shuffle,
             None => {
-                let n = iv.count().saturating_mul(PASSES);
-                if n > budget {
-                    return unproven;
-                }
-                budget -= n;
                 let p = Shuffle { intervals: iv, a: vec![a; k], s, c, v };
-                match single_group_methods(&p) {
+                let solved = charge(iv.count().saturating_mul(PASSES)).and_then(|()| {
+                    single_group_methods(&p)
+                        .or_else(|| charge(k.saturating_mul(DESCENT_PASSES)).and_then(|()| descent_method(&p)))
+                });
+                match solved {
                     Some(sol) => sol.makespan(),
-                    None => {
-                        let n = k.saturating_mul(DESCENT_PASSES);
-                        if n > budget {
-                            return unproven;
-                        }
-                        budget -= n;
-                        match descent_method(&p) {
-                            Some(sol) => sol.makespan(),
-                            None => return unproven,
-                        }
-                    }
+                    None => return unproven,
                 }
             }
         };
