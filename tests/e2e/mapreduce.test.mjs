@@ -560,8 +560,8 @@ describe('mapreduce: sweeps', () => {
   });
 });
 
-/** A shuffle only the general LP proves, in about 0.25 s natively (parts nearly equal on three reducer groups: an optimal face; one of the issue's random instances). */
-const GENERAL_SECONDS = { m: '1563', r: '76', l: '35', V: '6.028e7', S: '7.219', gamma: '2.7334e-3' };
+/** A shuffle only the general LP proves, in about 0.5 s natively (parts nearly equal on five reducer groups: an optimal face). */
+const GENERAL_SECONDS = { m: '2000', r: '115', l: '24', V: '542', S: '7.08', gamma: '0.977' };
 
 describe('mapreduce: long evaluations run in a worker', () => {
   // Issue 13: every call on the page's thread is quick. quickReport defers
@@ -603,7 +603,7 @@ describe('mapreduce: long evaluations run in a worker', () => {
   });
 
   test('an edit during a report of seconds (the general LP) replaces the report worker, and the page follows the edit', async () => {
-    // Three reducer groups, parts nearly equal: only the general LP proves it, in a second or more in the browser.
+    // Five reducer groups, parts nearly equal: only the general LP proves it, in seconds in the browser.
     await withMr({ hash: hashOf(GENERAL_SECONDS), waitReady: false }, async ({ page }) => {
       await page.waitForFunction(() => window.isoperf?.workers.report?.requests >= 1, null, { timeout: 20_000 });
       await page.waitForTimeout(400);
