@@ -43,6 +43,7 @@ const NOT_SERIALIZED: &[(&str, &str)] = &[
     ("ExportedResults", "an argument (deserialized by src/web/full.rs)"),
     ("Scenario", "an argument (read by src/web/full.rs)"),
     ("SweepScenario", "an argument (read by src/web/full.rs)"),
+    ("PinnedChart", "an argument (read by src/web/full.rs)"),
 ];
 
 /// Names the declarations may use without declaring them: JavaScript's own.

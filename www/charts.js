@@ -2,8 +2,8 @@
 // (drawChart) in the animation frame after an edit, one call per figure;
 // after a long report, painted from the report worker's chart data
 // (paintChart), and kept (dimmed) while that report is computing.
-// A new size or pixel ratio also redraws the sweeps (sweeps.js) from the
-// curves they already have.
+// A new size or pixel ratio also repaints the sweeps (sweeps.js) from the
+// chart data they already have.
 
 import { $, dpr, el, rich, sizeCanvas, theme } from './dom.js';
 import { state } from './state.js';
@@ -45,7 +45,7 @@ export function buildCharts(model) {
     fig.append(...chartTools(s.title));
     return fig;
   }));
-  state.sweeps.curves = {};
+  state.sweeps.charts = {};
   state.sweeps.pinned = {};
 }
 

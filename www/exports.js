@@ -10,22 +10,19 @@ import { download, el, theme } from './dom.js';
 import { state } from './state.js';
 import { tableCards } from './results.js';
 import { scenariosArg } from './scenarios.js';
-import { sweepScenarios } from './sweeps.js';
-import { chartCsv, chartData, chartSvg, chartTable, exportPng, exportResults, sweepChartData } from './wasm.js';
+import { sweepChart } from './sweeps.js';
+import { chartCsv, chartData, chartSvg, chartTable, exportPng, exportResults } from './wasm.js';
 
 const link = () => location.href;
 const slug = (text) => String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'chart';
 
 /**
- * The chart in figure `fig` as data: a sweep from its curves, a chart of a
+ * The chart in figure `fig` as data: a sweep's from its worker, a chart of a
  * long report from the worker's answer, otherwise computed from the form.
  * Returns {chart, params} or null when the figure shows nothing.
  */
 function figureChart(fig) {
-  if (fig.classList.contains('sweep')) {
-    const done = state.sweeps.curves[fig.dataset.sweep];
-    return done ? { chart: sweepChartData(state.model.id, fig.dataset.sweep, done.params, done.curves, sweepScenarios(fig.dataset.sweep)), params: done.params } : null;
-  }
+  if (fig.classList.contains('sweep')) return sweepChart(fig.dataset.sweep);
   const id = fig.dataset.chart;
   const dataset = fig.closest('.dataset')?.dataset.dataset;
   if (dataset) {

@@ -40,11 +40,12 @@ export const state = {
    */
   charts: { frame: 0, wait: 0, afterMap: false, all: false, width: 0 },
   /**
-   * Sweeps: the worker client, the debounce timer, the curves drawn and the
-   * parameters they were computed for, and pinned scenarios' curves (by the
-   * scenario's parameters, then sweep id).
+   * Sweeps: the worker client, the debounce timer, each sweep's chart data
+   * with the parameters it was computed for ({chart, params} by sweep id),
+   * and pinned scenarios' charts (by the scenario's parameters, then sweep
+   * id; null where they have no curve).
    */
-  sweeps: { client: null, timer: 0, curves: {}, sent: null, pinned: {} },
+  sweeps: { client: null, timer: 0, charts: {}, sent: null, pinned: {} },
   /**
    * The iso-map panel: its request, whether the user changed it from the
    * model's first preset, the request in the worker, the last result and its

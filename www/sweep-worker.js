@@ -1,10 +1,12 @@
 // Computes the sweeps of a model (curves of many evaluations) off the main
 // thread, a few points at a time (one call each, as many as fit in
 // SLICE_MS), reporting progress after each slice and dropping a request as
-// soon as a newer one arrives. Each finished sweep goes back with its curves
-// as transferred buffers.
+// soon as a newer one arrives. Each finished sweep goes back as chart data
+// (sweepChartData: its curves, marks, note and the current parameters'
+// point), so that the page only paints it: those extras evaluate the model,
+// which at m in the thousands takes seconds.
 
-import { sweepPlan, sweepSeries } from '../pkg/isoperf.js';
+import { sweepChartData, sweepPlan, sweepSeries } from '../pkg/isoperf.js';
 import { failure, serve } from './worker-serve.js';
 
 /** Milliseconds of points computed before the worker lets a newer request in. */
@@ -38,7 +40,8 @@ async function curvesOf(model, sweep, params, job, onSlice) {
 serve({
   /**
    * The sweeps for `params`, then for each pinned scenario ({key, params})
-   * the sweeps the page does not have yet (answered with its `scenario` key).
+   * the sweeps the page does not have yet (answered with its `scenario` key;
+   * `chart: null` where its parameters have no curve).
    */
   async run({ model, params, sweeps, scenarios = [] }, job) {
     const jobs = [
@@ -50,9 +53,10 @@ serve({
         const report = scenario === undefined ? (f) => job.progress(f, { sweep }) : () => {};
         const curves = await curvesOf(model, sweep, p, job, report);
         if (!curves || !job.current()) return;
-        job.post({ sweep, scenario, done: true, curves }, curves.map((c) => c.buffer));
+        job.post({ sweep, scenario, done: true, chart: sweepChartData(model, sweep, p, curves) });
       } catch (e) {
-        job.post({ sweep, scenario, ...failure(e) }); // (after a trap, on a new instance for the next sweep)
+        const failed = failure(e); // (after a trap, on a new instance for the next sweep)
+        job.post(scenario === undefined ? { sweep, ...failed } : { sweep, scenario, done: true, chart: null });
       }
     }
   },

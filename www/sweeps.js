@@ -1,11 +1,12 @@
 // Sweeps: curves of many evaluations, computed in sweep-worker.js through
-// the shared "latest request wins" client, with a progress bar per figure;
-// each sweep is drawn (drawSweep) when its curves arrive, and again only
-// when its canvas changes size.
+// the shared "latest request wins" client, with a progress bar per figure.
+// The worker answers with each sweep's chart as data; the page only paints
+// it (paintChart), with pinned scenarios' charts joined behind it
+// (overlayScenarios), when it arrives and when its canvas changes size.
 
 import { dpr, el, rich, sizeCanvas, theme } from './dom.js';
 import { state } from './state.js';
-import { drawSweep, fullReady } from './wasm.js';
+import { fullReady, overlayScenarios, paintChart } from './wasm.js';
 import { workerClient } from './worker-client.js';
 import { changedValues } from './form.js';
 
@@ -39,13 +40,18 @@ function missingScenarioSweeps() {
   }).filter((x) => x.sweeps.length);
 }
 
-/** What drawSweep takes for sweep `id`: each pinned scenario whose curves are in, with them. */
-export function sweepScenarios(id) {
-  const list = state.scenarios.flatMap((x) => {
-    const curves = state.sweeps.pinned[keyOf(x)]?.[id];
-    return curves ? [{ name: x.name, params: x.values, curves }] : [];
+/**
+ * Sweep `id` as chart data, with each pinned scenario whose chart is in
+ * drawn behind it: {chart, params}, or null before its first answer.
+ */
+export function sweepChart(id) {
+  const done = state.sweeps.charts[id];
+  if (!done) return null;
+  const pinned = state.scenarios.flatMap((x) => {
+    const have = state.sweeps.pinned[keyOf(x)];
+    return have && id in have ? [{ name: x.name, chart: have[id] }] : [];
   });
-  return list.length ? list : undefined;
+  return { chart: pinned.length ? overlayScenarios(done.chart, pinned) : done.chart, params: done.params };
 }
 
 function sendSweeps() {
@@ -70,22 +76,22 @@ function onAnswer(data) {
   const fig = figureOf(data.sweep);
   if (!fig) return;
   if (data.scenario !== undefined) {
-    // A pinned scenario's curves: kept (its parameters do not change) and drawn behind.
+    // A pinned scenario's chart: kept (its parameters do not change) and drawn behind.
     if (data.done) {
-      (state.sweeps.pinned[data.scenario] ??= {})[data.sweep] = data.curves;
+      (state.sweeps.pinned[data.scenario] ??= {})[data.sweep] = data.chart;
       drawSweepFigure(fig, dpr());
     }
     return;
   }
   fig.querySelector('.sweep-progress').hidden = true;
   if (data.error) {
-    delete state.sweeps.curves[data.sweep];
+    delete state.sweeps.charts[data.sweep];
     fig.dataset.state = 'error';
     fig.querySelector('.chart-error').textContent = `Not drawn: ${data.error}`;
     fig.querySelector('.chart-note').textContent = '';
     fig.classList.add('stale');
   } else if (data.done) {
-    state.sweeps.curves[data.sweep] = { params: state.sweeps.sent, curves: data.curves };
+    state.sweeps.charts[data.sweep] = { params: state.sweeps.sent, chart: data.chart };
     drawSweepFigure(fig, dpr());
   }
 }
@@ -94,14 +100,13 @@ function onError(e) {
   for (const fig of document.querySelectorAll('#charts .sweep')) fig.querySelector('.chart-error').textContent = `The sweep worker failed: ${e.message}`;
 }
 
-/** Draws a sweep from the curves it has (none yet: nothing to draw). */
+/** Paints a sweep from the chart it has (none yet: nothing to paint). */
 export function drawSweepFigure(fig, ratio) {
-  const done = state.sweeps.curves[fig.dataset.sweep];
-  if (!done) return;
+  if (!state.sweeps.charts[fig.dataset.sweep]) return;
   const canvas = fig.querySelector('canvas');
   sizeCanvas(canvas, ratio);
   try {
-    fig.querySelector('.chart-note').textContent = drawSweep(canvas, state.model.id, fig.dataset.sweep, done.params, done.curves, ratio, theme(), sweepScenarios(fig.dataset.sweep)) ?? '';
+    fig.querySelector('.chart-note').textContent = paintChart(canvas, sweepChart(fig.dataset.sweep).chart, ratio, theme()) ?? '';
     fig.querySelector('.chart-error').textContent = '';
     fig.classList.remove('stale');
     fig.dataset.state = 'done';

@@ -152,17 +152,32 @@ pub fn sweep_points(
 /// The chart of a sweep from its computed curves, or computing them all
 /// when `ys` is `None`.
 pub fn sweep_chart(id: &str, sweep_id: &str, raw: &RawParams, ys: Option<Vec<Vec<f64>>>) -> Result<Chart, ModelError> {
-    sweep::chart(find(id)?, sweep_id, raw, ys)
+    Session::default().sweep_chart(id, sweep_id, raw, ys)
 }
 
 impl Session {
+    /// [`sweep_chart`], its current parameters' value from the kept
+    /// evaluation when they are the same (a model's sweeps often share
+    /// them, and at m in the thousands one evaluation can take seconds).
+    pub fn sweep_chart(
+        &self,
+        id: &str,
+        sweep_id: &str,
+        raw: &RawParams,
+        ys: Option<Vec<Vec<f64>>>,
+    ) -> Result<Chart, ModelError> {
+        let model = find(id)?;
+        let output_at = |p: &Params, key: &str| self.evaluation(model, p).as_ref().as_ref().ok()?.number(key);
+        sweep::chart(model, sweep_id, raw, ys, &output_at)
+    }
+
     /// Chart `chart_id` (a chart or a sweep of model `id`) for `raw`, from
     /// the kept evaluation when the parameters are the same.
     pub fn chart(&self, id: &str, chart_id: &str, raw: &RawParams) -> Result<Chart, ModelError> {
         let model = find(id)?;
         let spec = model.spec();
         if spec.sweeps.iter().any(|s| s.id == chart_id) {
-            return sweep::chart(model, chart_id, raw, None);
+            return self.sweep_chart(id, chart_id, raw, None);
         }
         if !spec.charts.iter().any(|c| c.id == chart_id) {
             return Err(unknown_chart(spec, chart_id));

@@ -106,12 +106,15 @@ pub fn series_points(
 }
 
 /// The chart of a sweep from its curves (`ys`, as [`series`] computed
-/// them), or computing them all when `ys` is `None` (the CLI).
+/// them), or computing them all when `ys` is `None` (the CLI), with its
+/// marks, its note, and the current parameters marked where `output_at`
+/// (an output of the model at some parameters) gives their value.
 pub fn chart(
     model: &dyn AnyModel,
     sweep_id: &str,
     raw: &RawParams,
     ys: Option<Vec<Vec<f64>>>,
+    output_at: &dyn Fn(&Params, &str) -> Option<f64>,
 ) -> Result<Chart, ModelError> {
     let sweep = find(model, sweep_id)?;
     sweep_applies(model, sweep, raw)?;
@@ -123,8 +126,7 @@ pub fn chart(
     let data = SweepData { xs: sweep_xs(model, sweep), values: sweep.values.to_vec(), ys };
     let mut chart = sweep_figure(model.spec(), sweep, &data);
     chart.series.extend(model.sweep_marks(sweep, &p));
-    let here = model.evaluate(&p).ok().and_then(|e| e.number(sweep.output));
-    if let (Some(x), Some(y)) = (p.num(sweep.x), here) {
+    if let (Some(x), Some(y)) = (p.num(sweep.x), output_at(&p, sweep.output)) {
         chart.series.push(Series::new("current parameters", Style::Marker, 0, vec![(x, y)]));
     }
     chart.note = model.sweep_note(sweep, &p, &data);

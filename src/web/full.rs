@@ -377,7 +377,7 @@ pub fn draw_sweep(
     let sweep_id = &text_arg("sweepId", sweep_id)?;
     let raw = decode_params(params)?;
     let ys: Vec<Vec<f64>> = curves.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect();
-    let chart = api::sweep_chart(model_id, sweep_id, &raw, Some(ys)).map_err(|e| model_error(&e))?;
+    let chart = SESSION.with(|s| s.sweep_chart(model_id, sweep_id, &raw, Some(ys))).map_err(|e| model_error(&e))?;
     let chart = with_sweep_scenarios(model_id, sweep_id, chart, scenarios)?;
     paint(canvas, &chart, scale, theme)
 }
@@ -454,8 +454,37 @@ pub fn sweep_chart_data(
     let sweep_id = &text_arg("sweepId", sweep_id)?;
     let raw = decode_params(params)?;
     let ys: Vec<Vec<f64>> = curves.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect();
-    let chart = api::sweep_chart(model_id, sweep_id, &raw, Some(ys)).map_err(|e| model_error(&e))?;
+    let chart = SESSION.with(|s| s.sweep_chart(model_id, sweep_id, &raw, Some(ys))).map_err(|e| model_error(&e))?;
     encode(&with_sweep_scenarios(model_id, sweep_id, chart, scenarios)?)
+}
+
+/// `chart` with each pinned scenario's chart (`[{name, chart}]`, chart data
+/// as `sweepChartData` gives it, `null` for none) drawn faintly behind it,
+/// as `drawSweep` draws them: the page's sweep worker computes every chart,
+/// and this joins them without evaluating anything.
+#[wasm_bindgen(js_name = overlayScenarios, unchecked_return_type = "Chart")]
+pub fn overlay_scenarios(
+    #[wasm_bindgen(unchecked_param_type = "Chart")] chart: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "PinnedChart[]")] pinned: JsValue,
+) -> Result<JsValue, JsValue> {
+    let chart = chart_arg(chart)?;
+    let pinned = pinned.dyn_into::<js_sys::Array>().map_err(|_| super::type_error("pinned must be an array of {name, chart}"))?;
+    if pinned.length() as usize > api::MAX_SCENARIOS {
+        return Err(super::range_error(&format!(
+            "at most {} pinned charts are drawn, not {}",
+            api::MAX_SCENARIOS,
+            pinned.length()
+        )));
+    }
+    let (mut names, mut charts) = (Vec::new(), Vec::new());
+    for (k, item) in pinned.iter().enumerate() {
+        let name = text_arg(&format!("pinned[{k}].name"), js_sys::Reflect::get(&item, &"name".into())?)?;
+        let chart = js_sys::Reflect::get(&item, &"chart".into())?;
+        let chart = if chart.is_null() || chart.is_undefined() { None } else { Some(chart_arg(chart)?) };
+        names.push(name);
+        charts.push(chart);
+    }
+    encode(&api::overlay(chart, names.iter().map(String::as_str).zip(charts)))
 }
 
 /// A chart's data as a table (`Table`, numbers rounded as the page shows

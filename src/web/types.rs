@@ -474,6 +474,12 @@ export interface SweepScenario extends Scenario {
   curves: Float64Array[];
 }
 
+/** A pinned scenario's sweep chart (`overlayScenarios`): as `sweepChartData` gives it, `null` when its parameters have no result. */
+export interface PinnedChart {
+  name: string;
+  chart: Chart | null;
+}
+
 /** A file format an export writes: `"csv"` or `"json"` (results), `"csv"` or `"svg"` (maps). */
 export type ExportFormat = "csv" | "json" | "svg";
 

@@ -2,8 +2,8 @@
 // of a field runs exactly one `quickReport` and one `drawChart` per chart figure
 // on the main thread (counted by www/wasm.js in window.isoperf.calls), and
 // no `check`, `evaluate`, `tables` or `remarks`; sweeps and maps are
-// computed in their workers, and only the sweeps' finished curves are drawn
-// here, once each.
+// computed in their workers (a sweep's chart with its marks and note too),
+// and the sweeps' finished charts are only painted here, once each.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -61,15 +61,15 @@ describe('one wasm call per keystroke', () => {
         assert.deepEqual(atKeystroke, { quickReport: 1, ...(charts ? { drawChart: charts } : {}) },
           `${model}: typing in ${key} ("${text}" + " ") calls quickReport once and drawChart for each of ${charts} charts`);
 
-        // Then the workers answer: a sweep's curves are drawn once each, the map laid out once (mapLayout) and drawn.
-        await page.waitForFunction(([b, n, edited, hasMap]) => (window.isoperf.calls.drawSweep ?? 0) - (b.drawSweep ?? 0) >= n
+        // Then the workers answer: a sweep's chart (computed in its worker) is painted once each, the map laid out once (mapLayout) and drawn.
+        await page.waitForFunction(([b, n, edited, hasMap]) => (window.isoperf.calls.paintChart ?? 0) - (b.paintChart ?? 0) >= n
           && (!hasMap || performance.getEntriesByName('isoperf:map-painted').some((e) => e.startTime > edited)), [before, sweeps, edited, hasMap], { timeout: 30_000 });
         await page.waitForTimeout(200);
         await settled(page);
         const all = await callsSince(page, before);
-        assert.deepEqual(all, { quickReport: 1, ...(charts ? { drawChart: charts } : {}), ...(sweeps ? { drawSweep: sweeps } : {}), ...(hasMap ? { mapLayout: 1 } : {}) },
+        assert.deepEqual(all, { quickReport: 1, ...(charts ? { drawChart: charts } : {}), ...(sweeps ? { paintChart: sweeps } : {}), ...(hasMap ? { mapLayout: 1 } : {}) },
           `${model}: after the workers answered`);
-        for (const name of ['check', 'evaluate', 'tables', 'remarks', 'isoMap', 'isoMapRows']) assert.equal(all[name], undefined, `no ${name} call`);
+        for (const name of ['check', 'evaluate', 'tables', 'remarks', 'isoMap', 'isoMapRows', 'drawSweep', 'sweepChartData']) assert.equal(all[name], undefined, `no ${name} call`);
       });
     });
   }

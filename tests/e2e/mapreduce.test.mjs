@@ -591,6 +591,15 @@ describe('mapreduce: long evaluations run in a worker', () => {
       assert.equal(gantt.stale, false);
       assert.equal(gantt.note, '', 'no error under the Gantt chart');
       assert.match(await page.textContent('#charts figure[data-chart=gantt] .chart-note'), /Sends closer than 0\.1% of T/);
+      // The sweeps' charts (their marks, notes and current point evaluate the
+      // model: seconds here) come whole from the sweep worker; this thread
+      // only paints them. (This test's own evaluate and quickReport are counted too.)
+      await waitSweepsDone(page, 60_000);
+      const onPage = await page.evaluate(() => Object.keys(window.isoperf.calls));
+      for (const name of ['report', 'check', 'tables', 'remarks', 'chartData', 'drawSweep', 'sweepChartData', 'sweepSeries']) {
+        assert.ok(!onPage.includes(name), `no ${name} on the page's thread (${onPage.join(', ')})`);
+      }
+      assert.match((await sweepStates(page))['speedup-m-r'].note, /./, 'the sweep worker\'s note shows');
       // Back to the reference set: quick again, computed on the page.
       const before = workers.report.requests;
       await page.fill('#f-m', '1000');
