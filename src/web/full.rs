@@ -468,7 +468,9 @@ pub fn overlay_scenarios(
     #[wasm_bindgen(unchecked_param_type = "PinnedChart[]")] pinned: JsValue,
 ) -> Result<JsValue, JsValue> {
     let chart = chart_arg(chart)?;
-    let pinned = pinned.dyn_into::<js_sys::Array>().map_err(|_| super::type_error("pinned must be an array of {name, chart}"))?;
+    let pinned = pinned
+        .dyn_into::<js_sys::Array>()
+        .map_err(|_| super::type_error("pinned must be an array of {name, chart}"))?;
     if pinned.length() as usize > api::MAX_SCENARIOS {
         return Err(super::range_error(&format!(
             "at most {} pinned charts are drawn, not {}",

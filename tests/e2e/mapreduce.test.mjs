@@ -778,10 +778,11 @@ describe('mapreduce: maps across the plateau and the descent', () => {
   // Mapping slow beside the start-ups on many reducer groups: past the best
   // mapper count the optimum is a plateau, a descent and an idle last
   // mapper, which the general LP alone proved before (too slowly for a map:
-  // half the m-r map was blank). Now it fills up to m ≈ 860 and nearly
-  // everywhere over m and γ; what is left blank is the general LP's.
+  // half the m-r map was blank). Past m ≈ 3500 the descent also pauses for
+  // a level step near the idle mapper. The m-r map fills; over m and γ a
+  // point or two may be left to the general LP, beyond a map point's budget.
   const AT = { l: '8', V: '1.405e11', S: '9.037', gamma: '4.483e-2', m: '594', r: '12' };
-  test('the speedup maps over m and r and over m and γ at m = 594, r = 12, ℓ = 8 are blank only past m ≈ 860', async () => {
+  test('the speedup maps over m and r and over m and γ at m = 594, r = 12, ℓ = 8 have no blank point over r, and at most 1% over γ', async () => {
     await withMr({ hash: hashOf(AT) }, async ({ page }) => {
       const maps = await page.evaluate((at) => {
         const read = (y, range) => {
@@ -796,7 +797,8 @@ describe('mapreduce: maps across the plateau and the descent', () => {
         const early = values.filter((v, k) => x[k % 32] <= 800 && !Number.isFinite(v)).length;
         assert.equal(early, 0, `${label}: no blank point with m ≤ 800`);
         assert.ok(values.every((v) => !Number.isFinite(v) || v > 0), `${label}: speedups positive`);
-        assert.ok(blank < (label === 'r' ? 0.2 : 0.02) * values.length, `${label}: ${blank} blank points`);
+        if (label === 'r') assert.equal(blank, 0, 'r: no blank point');
+        else assert.ok(blank <= 0.01 * values.length, `${label}: ${blank} blank points`);
       }
     });
   });

@@ -16,6 +16,13 @@
 //! window's maximum low while the descent lets the last mappers start
 //! without waiting for transfers.
 //!
+//! Near the idle mappers the descent may pause: at a level step k,
+//! x_{k+1} = x_k and interval k is slack. The two mappers then tie for
+//! the largest part of every window that holds both, so the optimum sits
+//! on a kink of the windows' maxima (found where a descent's dual flow
+//! turns negative, typically ℓ − 2 intervals before the last working
+//! mapper). Level steps add no unknown: the parts stay affine in (H, y).
+//!
 //! Where many reducer groups share a slow network and mapping is slow
 //! beside the start-ups (AV/m ≫ S), this is the optimum the general LP
 //! finds; here it costs a few passes over the m mappers instead.
@@ -26,7 +33,9 @@
 //! step to mapper p + 1, the idle mappers'), a flow F_n through each tight
 //! one, and the tail's unit flows on their windows' largest parts. Each
 //! working mapper j must be covered: A_j (F_j − F_{j−1}) + c Y_j = w, with
-//! Y_j the flows whose largest part is x_j. Backward from F_q = φ down the
+//! Y_j the flows whose largest part is x_j. At a level step k there is no
+//! flow through k, and mapper k + 1's equation says how much of the flows
+//! on windows holding both k and k + 1 it takes (between none and all). Backward from F_q = φ down the
 //! descent every F_n is affine in (w, φ); no flow through the slack
 //! interval and the plateau's total (its members tie, so they share their
 //! windows' flows: p w = c Φ) fix both. Dual feasibility is F ≥ 0, the
@@ -80,10 +89,49 @@ struct Candidate {
     x: Vec<f64>,
     plateau: usize,
     working: usize,
-    /// The slack interval's distance from the plateau's end.
-    slack: usize,
+    /// Where the descent's slack interval is.
+    slack: Slack,
+    /// The descent's flat intervals: k where x_{k+1} = x_k (ascending).
+    flats: Vec<usize>,
     /// t_{N+1} (scaled), from the windows' maxima.
     length: f64,
+}
+
+/// Where the descent's one slack interval is (the step to the free part
+/// y), as the plateau's length p changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slack {
+    /// d intervals after the plateau's end: interval p + d.
+    After(usize),
+    /// The last working mapper's: interval q, so that x_{q+1} = 0 is not
+    /// a step of the descent but the first idle mapper.
+    Last,
+    /// Interval n, whatever the plateau (near the idle mappers).
+    At(usize),
+}
+
+impl Slack {
+    fn at(self, p: usize, q: usize) -> usize {
+        match self {
+            Slack::After(d) => p + d,
+            Slack::Last => q,
+            Slack::At(n) => n,
+        }
+    }
+}
+
+impl Candidate {
+    /// Its level steps: the flat intervals inside the descent.
+    fn levels(&self) -> Vec<usize> {
+        let k = self.slack.at(self.plateau, self.working);
+        self.flats.iter().copied().filter(|&n| is_level(n, (self.plateau, self.working, k), &self.flats)).collect()
+    }
+}
+
+/// Whether interval n is a level step of a descent from plateau p to last
+/// working mapper q with slack interval k: one of `flats`, strictly inside.
+fn is_level(n: usize, (p, q, k): (usize, usize, usize), flats: &[usize]) -> bool {
+    n > p && n < q && n != k && flats.contains(&n)
 }
 
 /// Parts of the shape: H on mappers 1..=p, the descent on p + 1..=q, zero
@@ -110,13 +158,14 @@ impl Parts {
 }
 
 /// The parts for plateau p, last working mapper q (x_{q+1} = 0 when
-/// q < m) and the one slack interval k = p + d of the descent (the free
-/// part y is x_{k+1}; when q = m no mapper idles and no interval is
-/// slack), or which way p is off. `lo[n − 1]` is the oldest sender of
-/// interval n < m. O(q − p).
-fn parts(sc: &Scaled, lo: &[usize], m: usize, p: usize, q: usize, d: usize) -> Result<Parts, Fit> {
-    let k = p + d;
-    if !(1 <= p && p < q && q <= m && (q == m || k < q)) {
+/// q < m), the one slack interval k = p + d of the descent (the free
+/// part y is x_{k+1}; at k = q it is the idle x_{q+1} = 0; when q = m no
+/// mapper idles and no interval is slack) and the descent's flat intervals (x_{n+1} = x_n, a slack
+/// interval whose two mappers tie for its windows), or which way p is
+/// off. `lo[n − 1]` is the oldest sender of interval n < m. O(q − p).
+fn parts(sc: &Scaled, lo: &[usize], m: usize, p: usize, q: usize, slack: Slack, flats: &[usize]) -> Result<Parts, Fit> {
+    let k = slack.at(p, q);
+    if !(1 <= p && p < q && q <= m && (q == m || k <= q)) {
         return Err(Fit::Long);
     }
     let a = |j: usize| sc.a.get(j - 1).copied().unwrap_or(f64::NAN);
@@ -131,15 +180,24 @@ fn parts(sc: &Scaled, lo: &[usize], m: usize, p: usize, q: usize, d: usize) -> R
         scale(next, 1.0 / a(n + 1))
     };
     let free: Affine2 = (0.0, 0.0, 1.0);
+    let flat = |n: usize| is_level(n, (p, q, k), flats);
     for n in p..=q.min(m - 1) {
-        let next = if n == k && q < m { free } else { step(n, &coef) };
+        let next = if n == k && q < m {
+            free
+        } else if flat(n) {
+            of(n, &coef)
+        } else {
+            step(n, &coef)
+        };
         coef.push(next);
     }
     let working = coef.get(..q - p).unwrap_or(&[]);
     let total = working.iter().fold((-1.0, p as f64, 0.0), |acc, &c| add(acc, c));
-    let (h, y) = if q < m {
+    let (h, y) = if q < m && k < q {
         solve2(*coef.last().ok_or(Fit::Long)?, total).ok_or(Fit::Long)?
     } else {
+        // No mapper idles, or the last working one's own interval is the
+        // slack one: every part follows from H.
         let h = -total.0 / total.1;
         (h, 0.0)
     };
@@ -157,19 +215,23 @@ fn parts(sc: &Scaled, lo: &[usize], m: usize, p: usize, q: usize, d: usize) -> R
             return Err(Fit::Short);
         }
         if xj.is_nan() || xj <= 0.0 {
-            return Err(Fit::Long);
+            // With the slack interval last, every part follows from H, and
+            // a descent this long runs out: the plateau is too short.
+            return Err(if slack == Slack::Last && xj <= 0.0 { Fit::Short } else { Fit::Long });
         }
         descent.push(xj);
         prev = xj;
     }
     let x = Parts { p, h, descent };
     // The slack interval k holds: A_{k+1} y − A_k x_k + S ≥ c x_{lo(k)}
-    // (a step steeper than the start-ups allow: the plateau is too long).
-    if q < m {
-        let top = x.get(lo.get(k - 1).copied().unwrap_or(1));
-        if a(k + 1) * y - a(k) * x.get(k) + sc.s < sc.c * top - tol * sc.s {
-            return Err(Fit::Long);
-        }
+    // (a step steeper than the start-ups allow: the plateau is too long),
+    // and so does each flat one.
+    let holds = |n: usize| {
+        let top = x.get(lo.get(n - 1).copied().unwrap_or(1));
+        a(n + 1) * x.get(n + 1) - a(n) * x.get(n) + sc.s >= sc.c * top - tol * sc.s
+    };
+    if (q < m && !holds(k)) || !flats.iter().filter(|&&n| flat(n)).all(|&n| holds(n)) {
+        return Err(Fit::Long);
     }
     Ok(x)
 }
@@ -215,11 +277,17 @@ const GRID: usize = 32;
 /// grid's) is grown by bisection to its ends, and the shortest shuffle
 /// over it found by ternary search. The dual then says whether the best
 /// is optimal.
-fn search(sc: &Scaled, lo: &[usize], m: usize, q: usize, d: usize, tail: &[(Window, f64)]) -> Option<Candidate> {
+fn search(
+    sc: &Scaled,
+    lo: &[usize],
+    m: usize,
+    (q, slack, flats): (usize, Slack, &[usize]),
+    tail: &[(Window, f64)],
+) -> Option<Candidate> {
     if q < 2 {
         return None;
     }
-    let label = |p: usize| parts(sc, lo, m, p, q, d).err();
+    let label = |p: usize| parts(sc, lo, m, p, q, slack, flats).err();
     let fits = |p: usize| label(p).is_none();
     let span = q - 2; // plateaus 1 … q − 1
     let mut grid: Vec<usize> = (0..=GRID).map(|k| 1 + k * span / GRID).collect();
@@ -255,7 +323,7 @@ fn search(sc: &Scaled, lo: &[usize], m: usize, q: usize, d: usize, tail: &[(Wind
             (Some(_), _) => below = p,
         }
     }
-    let cost = |p: usize| parts(sc, lo, m, p, q, d).ok().map(|x| (length(sc, m, tail, &x), x));
+    let cost = |p: usize| parts(sc, lo, m, p, q, slack, flats).ok().map(|x| (length(sc, m, tail, &x), x));
     let mut best: Option<Candidate> = None;
     for (seed, below, above) in seeds {
         // The run that fits around the seed.
@@ -272,7 +340,14 @@ fn search(sc: &Scaled, lo: &[usize], m: usize, q: usize, d: usize, tail: &[(Wind
         for p in a..=b {
             if let Some((length, x)) = cost(p) {
                 if best.as_ref().is_none_or(|c| length < c.length) {
-                    best = Some(Candidate { x: x.to_vec(m), plateau: p, working: q, slack: d, length });
+                    best = Some(Candidate {
+                        x: x.to_vec(m),
+                        plateau: p,
+                        working: q,
+                        slack,
+                        flats: flats.to_vec(),
+                        length,
+                    });
                 }
             }
         }
@@ -295,170 +370,245 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     }
     let (tail, front) = windows(&iv);
     let lo: Vec<usize> = front.iter().map(oldest).collect();
-    // The idle counts tried: none, one, or a bisection width of idle
-    // mappers (so that group 0's last windows hold only idle senders). On
-    // the random instances and the maps' grids every optimum of
-    // this shape has one of these; other counts took longer and proved none.
+    // The shapes tried first: no, one, or a bisection width of idle
+    // mappers (so that group 0's last windows hold only idle senders), and
+    // one idle mapper after a level run of the last ℓ − 1 working ones
+    // (their windows all hold the idle one), its slack interval after the
+    // plateau or last. On the random instances and the maps' grids
+    // every optimum of this shape is one of these or a few active-set
+    // steps from one; each is proved in turn, shortest first.
     let width = iv.width().min(m - 2);
-    let best = {
-        let mut best: Option<Candidate> = None;
-        for idle in [0, 1, width].into_iter().filter(|&z| z <= width) {
-            let Some(found) = search(&sc, &lo, m, m - idle, 0, &tail) else { continue };
-            if best.as_ref().is_none_or(|b| found.length < b.length) {
-                best = Some(found);
-            }
-        }
-        best
-    };
-    // A candidate proved, or moved: where its dual has a negative flow, that
-    // interval is made the slack one (an active-set step), a few times.
-    // Where the plateau's split fails, the optimum is degenerate (its face
-    // holds plateaus one shorter or longer, of equal length to round-off)
-    // and the neighbours' duals are tried.
-    let neighbour = |c: &Candidate| -> Option<Candidate> {
-        [c.plateau.checked_sub(1), Some(c.plateau + 1)].into_iter().flatten().find_map(|p| {
-            let x = parts(&sc, &lo, m, p, c.working, c.slack).ok()?;
-            let next = Candidate {
-                length: length(&sc, m, &tail, &x),
-                x: x.to_vec(m),
-                plateau: p,
-                working: c.working,
-                slack: c.slack,
-            };
-            certify(&sc, &iv, &tail, &lo, &next).ok().map(|()| next)
-        })
-    };
-    let proved = |mut c: Candidate| -> Option<Candidate> {
-        for _ in 0..PIVOTS {
-            match certify(&sc, &iv, &tail, &lo, &c) {
-                Ok(()) => return Some(c),
-                Err(Some(n)) if c.working < m && n > c.plateau + c.slack => {
-                    let d = n - c.plateau;
-                    c = search(&sc, &lo, m, c.working, d, &tail)?;
-                }
-                Err(_) => return neighbour(&c),
-            }
-        }
-        None
-    };
-    let best = proved(best?)?;
+    let end_run: Vec<usize> = (m.saturating_sub(width) + 1..=m - 2).collect();
+    let starts = [
+        (0, Slack::After(0), &[][..]),
+        (1, Slack::After(0), &[][..]),
+        (width, Slack::After(0), &[][..]),
+        (1, Slack::After(0), &end_run[..]),
+        (1, Slack::Last, &end_run[..]),
+    ];
+    let mut found: Vec<Candidate> = starts
+        .iter()
+        .filter(|s| s.0 <= width)
+        .filter_map(|&(idle, slack, flats)| search(&sc, &lo, m, (m - idle, slack, flats), &tail))
+        .collect();
+    found.sort_by(|a, b| a.length.total_cmp(&b.length));
+    let shape = Shape { sc: &sc, iv: &iv, tail: &tail, front: &front, lo: &lo };
+    let best = found.into_iter().find_map(|c| shape.prove(c, PIVOTS))?;
     let largest = iv.largest_senders(&best.x);
     let t = p.boundaries(&sc, &best.x, &largest);
     intervals_hold(&sc, &best.x, &t, &largest)?;
     let end = t.last().copied()?;
     ((end - best.length).abs() <= CERTIFICATE_TOL * end.abs().max(sc.s)).then_some(())?;
-    // With no mapper idle the shape is the chain after a plateau.
-    let method = if best.working == m {
+    // With no mapper idle and no level step the shape is the chain after a plateau.
+    let level = best.levels().len();
+    let method = if best.working == m && level == 0 {
         Method::Plateau { plateau: best.plateau }
     } else {
-        Method::PlateauDescent { plateau: best.plateau, working: best.working }
+        Method::PlateauDescent { plateau: best.plateau, working: best.working, level }
     };
     Some(p.unscale(&sc, best.x, t, largest, method))
 }
 
-/// The dual solution of a candidate, checked (see the module's proof):
-/// `Err(Some(n))` where the flow through interval n is negative (the
-/// first such), `Err(None)` where anything else fails.
-fn certify(
-    sc: &Scaled,
-    iv: &Intervals,
-    tail: &[(Window, f64)],
-    lo: &[usize],
-    cand: &Candidate,
-) -> Result<(), Option<usize>> {
-    let m = iv.m();
-    let (p, q) = (cand.plateau, cand.working);
-    let idle = q < m;
-    let k = p + cand.slack; // the slack interval, where a mapper idles
-    let a = |j: usize| sc.a.get(j - 1).copied().unwrap_or(f64::NAN);
-    // The tail's unit flows: on the plateau (shared), on one falling part,
-    // or on idle senders only.
-    let mut tau = vec![0.0f64; m + 1];
-    let mut tail_on_plateau: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
-    let mut idle_supply: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
-    for (w, weight) in tail {
-        let ranges: Vec<(usize, usize)> = w.iter().filter(|r| r.0 > 0).copied().collect();
-        let first = oldest(w);
-        if first <= p {
-            let on: Vec<(usize, usize)> = ranges.iter().filter(|r| r.0 <= p).map(|&(l, h)| (l, h.min(p))).collect();
-            tail_on_plateau.push((on, *weight));
-        } else if first <= q {
-            *tau.get_mut(first).ok_or(None)? += weight;
-        } else {
-            idle_supply.push((ranges.iter().map(|&(l, h)| (l - q, h - q)).collect(), *weight));
-        }
-    }
-    let walk = Walk { sc, lo, tau: &tau, p, q };
-    // Affine in (w, φ) first: no flow through the slack interval, and the
-    // plateau's members share its flows, w/c each but mapper p, which gets
-    // (w − A_p F_p)/c.
-    let end: Affine2 = if idle { (0.0, 0.0, 1.0) } else { (1.0, 0.0, 0.0) };
-    let (flow, on_plateau) = walk.backward(end, (0.0, 1.0, 0.0), idle).ok_or(None)?;
-    let f_p = flow.get(p).copied().ok_or(None)?;
-    let phi =
-        on_plateau.iter().fold((tail_on_plateau.iter().map(|t| t.1).sum::<f64>(), 0.0, 0.0), |acc, s| add(acc, s.1));
-    let balance = add(add(scale(phi, sc.c), (0.0, -(p as f64), 0.0)), scale(f_p, a(p)));
-    let (w, fq) = if idle {
-        solve2(flow.get(k).copied().ok_or(None)?, balance).ok_or(None)?
-    } else {
-        (-(balance.0 + balance.2) / balance.1, 1.0)
-    };
-    if !(w.is_finite() && fq.is_finite()) {
-        return Err(None);
-    }
-    // The flows again, as numbers now that w and φ are known (the affine
-    // forms' coefficients can be large and cancel), and the plateau's
-    // supplies with them.
-    let (flows, on_plateau) = walk.backward(if idle { fq } else { 1.0 }, w, idle).ok_or(None)?;
-    let f_p = flows.get(p).copied().ok_or(None)?;
-    if let Some(n) = (p..=q.min(m - 1)).find(|&n| flows.get(n).is_some_and(|&f| f < -CERTIFICATE_TOL)) {
-        return Err(Some(n));
-    }
-    let mut single: Vec<(usize, usize, f64)> = on_plateau.iter().map(|&(oldest, f)| (oldest, p, f.max(0.0))).collect();
-    let mut wrapped: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
-    for (ranges, weight) in tail_on_plateau {
-        match ranges.as_slice() {
-            [(lo, hi)] => single.push((*lo, *hi, weight)),
-            _ => wrapped.push((ranges, weight)),
-        }
-    }
-    let a_p = a(p);
-    let demand = |j: usize| if j < p { w / sc.c } else { (w - a_p * f_p) / sc.c };
-    // Dual feasibility asks each member for at least its share (flow
-    // beyond it only raises a reduced cost), and the gap below checks that
-    // the shares leave nothing: a cover, not an exact split, so round-off
-    // in the flows' total cannot refuse a proof.
-    let split = if wrapped.is_empty() {
-        ranges_cover(p, &mut single, &demand)
-    } else {
-        wrapped.extend(single.iter().map(|&(lo, hi, v)| (vec![(lo, hi)], v)));
-        cover_feasible(p, &wrapped, &demand, false)
-    };
-    if !split {
-        return Err(None);
-    }
-    let f_q = flows.get(q).copied().ok_or(None)?;
-    let f_last = if q + 1 == m { f_q } else { 0.0 };
-    let idle_need = |i: usize| {
-        let j = q + i;
-        let need = if j == m {
-            w - a(m) * (1.0 - f_last)
-        } else if j == q + 1 {
-            w + a(j) * f_q
-        } else {
-            w
+/// An active-set step a failed proof asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pivot {
+    /// The dual's flow through this interval is negative.
+    Flow(usize),
+    /// This level step's split of its shared windows fails.
+    Level(usize),
+}
+
+/// What a candidate is proved against: the shuffle (scaled), its windows
+/// (the tail's with their weights, the front's), and the oldest sender of
+/// each front interval.
+struct Shape<'a> {
+    sc: &'a Scaled,
+    iv: &'a Intervals,
+    tail: &'a [(Window, f64)],
+    front: &'a [Window],
+    lo: &'a [usize],
+}
+
+impl Shape<'_> {
+    /// `c` proved, or moved and proved by active-set steps, at most
+    /// `pivots` deep: where its dual has a negative flow through interval
+    /// n, n is made the slack one, or else a level one (its two mappers
+    /// tie: the optimum sits on a kink there); where a level step's two
+    /// mappers cannot share their windows, the descent goes on there.
+    /// Where the plateau's split fails, the optimum is degenerate (its face
+    /// holds plateaus one shorter or longer, of equal length to round-off)
+    /// and the neighbours' duals are tried.
+    fn prove(&self, c: Candidate, pivots: usize) -> Option<Candidate> {
+        let m = self.iv.m();
+        let k = c.slack.at(c.plateau, c.working);
+        let step = match self.certify(&c) {
+            Ok(()) => return Some(c),
+            Err(Some(step)) => step,
+            Err(None) => return self.neighbour(&c),
         };
-        need.max(0.0) / sc.c
-    };
-    if idle && !cover_feasible(m - q, &idle_supply, &idle_need, false) {
-        return Err(None);
+        if pivots == 0 {
+            return None;
+        }
+        let search = |slack: Slack, flats: &[usize]| search(self.sc, self.lo, m, (c.working, slack, flats), self.tail);
+        let without = |n: usize| -> Vec<usize> { c.flats.iter().copied().filter(|&f| f != n).collect() };
+        let next = |slack: Slack, flats: &[usize]| search(slack, flats).and_then(|n| self.prove(n, pivots - 1));
+        let proved = match step {
+            // A level step whose mappers cannot share their windows: the
+            // descent goes on there.
+            Pivot::Level(n) => next(c.slack, &without(n)),
+            Pivot::Flow(n) if n > c.plateau && n != k && n <= c.working => {
+                // That interval made the slack one (near the idle mappers,
+                // also where it stays as the plateau changes), or else a
+                // level one.
+                let moved = if n == c.working { Slack::Last } else { Slack::After(n - c.plateau) };
+                let near = n < c.working && n + self.iv.width() >= c.working;
+                let mut flats = c.flats.clone();
+                flats.push(n);
+                flats.sort_unstable();
+                let idle = c.working < m;
+                idle.then(|| next(moved, &without(n)))
+                    .flatten()
+                    .or_else(|| (n < c.working && !c.flats.contains(&n)).then(|| next(c.slack, &flats)).flatten())
+                    .or_else(|| (idle && near).then(|| next(Slack::At(n), &without(n))).flatten())
+            }
+            Pivot::Flow(_) => None,
+        };
+        proved.or_else(|| self.neighbour(&c))
     }
-    let dual = w + sc.s * (m as f64 - flows.iter().take(q.min(m - 1) + 1).skip(p).sum::<f64>());
-    if (cand.length - dual).abs() <= CERTIFICATE_TOL * cand.length.abs().max(sc.s) {
-        Ok(())
-    } else {
-        Err(None)
+
+    fn neighbour(&self, c: &Candidate) -> Option<Candidate> {
+        let m = self.iv.m();
+        [c.plateau.checked_sub(1), Some(c.plateau + 1)].into_iter().flatten().find_map(|p| {
+            let x = parts(self.sc, self.lo, m, p, c.working, c.slack, &c.flats).ok()?;
+            let next = Candidate {
+                length: length(self.sc, m, self.tail, &x),
+                x: x.to_vec(m),
+                plateau: p,
+                working: c.working,
+                slack: c.slack,
+                flats: c.flats.clone(),
+            };
+            self.certify(&next).ok().map(|()| next)
+        })
     }
+
+    /// The dual solution of a candidate, checked (see the module's proof):
+    /// `Err(Some(step))` where the flow through an interval is negative
+    /// (the first such) or a level step's split fails, `Err(None)` where
+    /// anything else fails.
+    fn certify(&self, cand: &Candidate) -> Result<(), Option<Pivot>> {
+        let Shape { sc, iv, tail, front, lo } = *self;
+        let m = iv.m();
+        let (p, q) = (cand.plateau, cand.working);
+        let idle = q < m;
+        let k = cand.slack.at(p, q); // the slack interval, where a mapper idles
+        let a = |j: usize| sc.a.get(j - 1).copied().unwrap_or(f64::NAN);
+        // The tail's unit flows: on the plateau (shared), on one falling part,
+        // or on idle senders only.
+        // A flat interval's two mappers tie: the windows whose oldest is the
+        // first of them and that hold the second may give their flow to either.
+        let flats = cand.levels();
+        let mut tau = vec![0.0f64; m + 1];
+        let mut pairs = vec![0.0f64; m + 1];
+        let mut tail_on_plateau: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
+        let mut idle_supply: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
+        for (w, weight) in tail {
+            let ranges: Vec<(usize, usize)> = w.iter().filter(|r| r.0 > 0).copied().collect();
+            let first = oldest(w);
+            if first <= p {
+                let on: Vec<(usize, usize)> = ranges.iter().filter(|r| r.0 <= p).map(|&(l, h)| (l, h.min(p))).collect();
+                tail_on_plateau.push((on, *weight));
+            } else if first <= q {
+                let shared = flats.contains(&first) && holds(w, first + 1);
+                *(if shared { &mut pairs } else { &mut tau }).get_mut(first).ok_or(None)? += weight;
+            } else {
+                idle_supply.push((ranges.iter().map(|&(l, h)| (l - q, h - q)).collect(), *weight));
+            }
+        }
+        let walk = Walk { sc, lo, front, tau: &tau, pairs: &pairs, flats: &flats, p, q };
+        // Affine in (w, φ) first: no flow through the slack interval, and the
+        // plateau's members share its flows, w/c each but mapper p, which gets
+        // (w − A_p F_p)/c.
+        let end: Affine2 = if idle { (0.0, 0.0, 1.0) } else { (1.0, 0.0, 0.0) };
+        let (flow, on_plateau, _) = walk.backward(end, (0.0, 1.0, 0.0), idle).ok_or(None)?;
+        let f_p = flow.get(p).copied().ok_or(None)?;
+        let phi = on_plateau
+            .iter()
+            .fold((tail_on_plateau.iter().map(|t| t.1).sum::<f64>(), 0.0, 0.0), |acc, s| add(acc, s.1));
+        let balance = add(add(scale(phi, sc.c), (0.0, -(p as f64), 0.0)), scale(f_p, a(p)));
+        let (w, fq) = if idle {
+            solve2(flow.get(k).copied().ok_or(None)?, balance).ok_or(None)?
+        } else {
+            (-(balance.0 + balance.2) / balance.1, 1.0)
+        };
+        if !(w.is_finite() && fq.is_finite()) {
+            return Err(None);
+        }
+        // The flows again, as numbers now that w and φ are known (the affine
+        // forms' coefficients can be large and cancel), and the plateau's
+        // supplies with them.
+        let (flows, on_plateau, splits) = walk.backward(if idle { fq } else { 1.0 }, w, idle).ok_or(None)?;
+        let f_p = flows.get(p).copied().ok_or(None)?;
+        if let Some(n) = (p..=q.min(m - 1)).find(|&n| flows.get(n).is_some_and(|&f| f < -CERTIFICATE_TOL)) {
+            return Err(Some(Pivot::Flow(n)));
+        }
+        if let Some(&(k, _, _)) =
+            splits.iter().find(|&&(_, given, pool)| !(given >= -CERTIFICATE_TOL && given <= pool + CERTIFICATE_TOL))
+        {
+            return Err(Some(Pivot::Level(k)));
+        }
+        let mut single: Vec<(usize, usize, f64)> =
+            on_plateau.iter().map(|&(oldest, f)| (oldest, p, f.max(0.0))).collect();
+        let mut wrapped: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
+        for (ranges, weight) in tail_on_plateau {
+            match ranges.as_slice() {
+                [(lo, hi)] => single.push((*lo, *hi, weight)),
+                _ => wrapped.push((ranges, weight)),
+            }
+        }
+        let a_p = a(p);
+        let demand = |j: usize| if j < p { w / sc.c } else { (w - a_p * f_p) / sc.c };
+        // Dual feasibility asks each member for at least its share (flow
+        // beyond it only raises a reduced cost), and the gap below checks that
+        // the shares leave nothing: a cover, not an exact split, so round-off
+        // in the flows' total cannot refuse a proof.
+        let split = if wrapped.is_empty() {
+            ranges_cover(p, &mut single, &demand)
+        } else {
+            wrapped.extend(single.iter().map(|&(lo, hi, v)| (vec![(lo, hi)], v)));
+            cover_feasible(p, &wrapped, &demand, false)
+        };
+        if !split {
+            return Err(None);
+        }
+        let f_q = flows.get(q).copied().ok_or(None)?;
+        let f_last = if q + 1 == m { f_q } else { 0.0 };
+        let idle_need = |i: usize| {
+            let j = q + i;
+            let need = if j == m {
+                w - a(m) * (1.0 - f_last)
+            } else if j == q + 1 {
+                w + a(j) * f_q
+            } else {
+                w
+            };
+            need.max(0.0) / sc.c
+        };
+        if idle && !cover_feasible(m - q, &idle_supply, &idle_need, false) {
+            return Err(None);
+        }
+        let dual = w + sc.s * (m as f64 - flows.iter().take(q.min(m - 1) + 1).skip(p).sum::<f64>());
+        if (cand.length - dual).abs() <= CERTIFICATE_TOL * cand.length.abs().max(sc.s) {
+            Ok(())
+        } else {
+            Err(None)
+        }
+    }
+}
+
+/// Whether window `w` holds mapper `j`.
+fn holds(w: &Window, j: usize) -> bool {
+    w.iter().any(|&(lo, hi)| lo > 0 && lo <= j && j <= hi)
 }
 
 /// A value of the dual's backward pass: a number, or affine in (w, φ).
@@ -492,53 +642,72 @@ impl Linear for Affine2 {
     }
 }
 
-/// The flows F_p … F_q (indexed by n), and those on the plateau with the
-/// oldest mapper of their window.
-type Flows<T> = (Vec<T>, Vec<(usize, T)>);
+/// The flows F_p … F_q (indexed by n), those on the plateau with the
+/// oldest mapper of their window, and at each flat interval k what its
+/// second mapper takes of the first one's shared windows, with their total.
+type Flows<T> = (Vec<T>, Vec<(usize, T)>, Vec<(usize, T, T)>);
 
 /// The descent's intervals, walked backward by the dual.
 struct Walk<'a> {
     sc: &'a Scaled,
     lo: &'a [usize],
+    front: &'a [Window],
     /// The tail's unit flows on each falling part.
     tau: &'a [f64],
+    /// The tail's unit flows a flat interval's two mappers share, by the first.
+    pairs: &'a [f64],
+    /// The flat intervals (x_{k+1} = x_k, no flow through them).
+    flats: &'a [usize],
     p: usize,
     q: usize,
 }
 
 impl Walk<'_> {
     /// Backward from F_q = `end`, each interval's flow on its window's
-    /// largest part: F_{j−1} = F_j − (w − c Y_j)/A_j down to F_p. Returns
-    /// the flows (index n for F_n, p ≤ n ≤ q) and the flows whose window's
-    /// oldest mapper is on the plateau, with that mapper. Interval q's own
-    /// flow is placed only where mappers after it idle (else it is the
-    /// tail's unit, already among the windows).
+    /// largest part: F_{j−1} = F_j − (w − c Y_j)/A_j down to F_p. At a
+    /// flat interval k = j − 1, F_k = 0 instead, and mapper j's own
+    /// equation says how much of the windows k and j share goes to j.
+    /// Interval q's own flow is placed only where mappers after it idle
+    /// (else it is the tail's unit, already among the windows).
     fn backward<T: Linear>(&self, end: T, w: T, idle: bool) -> Option<Flows<T>> {
         let (p, q) = (self.p, self.q);
         let mut flow = vec![T::number(0.0); q + 1];
         let mut chain = vec![T::number(0.0); q + 1];
+        let mut shared: Vec<T> = self.pairs.iter().take(q + 1).map(|&v| T::number(v)).collect();
         let mut on_plateau: Vec<(usize, T)> = Vec::new();
-        let mut place = |n: usize, f: T, chain: &mut Vec<T>| {
+        let mut splits: Vec<(usize, T, T)> = Vec::new();
+        let mut place = |n: usize, f: T, chain: &mut Vec<T>, shared: &mut Vec<T>| {
             let oldest = self.lo.get(n - 1).copied().unwrap_or(1);
+            let pair = self.flats.contains(&oldest) && self.front.get(n - 1).is_some_and(|w| holds(w, oldest + 1));
             if oldest <= p {
                 on_plateau.push((oldest, f));
-            } else if let Some(slot) = chain.get_mut(oldest) {
+            } else if let Some(slot) = if pair { shared.get_mut(oldest) } else { chain.get_mut(oldest) } {
                 *slot = slot.plus(f);
             }
         };
         *flow.get_mut(q)? = end;
         if idle {
-            place(q, end, &mut chain);
+            place(q, end, &mut chain, &mut shared);
         }
         let mut f_j = end;
         for j in (p + 1..=q).rev() {
-            let y = T::number(*self.tau.get(j)?).plus(*chain.get(j)?);
             let a_j = *self.sc.a.get(j - 1)?;
-            let next = f_j.plus(w.plus(y.times(-self.sc.c)).times(-1.0 / a_j));
+            let y = T::number(*self.tau.get(j)?).plus(*chain.get(j)?);
+            let next = if self.flats.contains(&(j - 1)) {
+                // A_j F_j + c (Y_j + σ) = w: mapper j takes σ of the pool, j − 1 the rest.
+                let given = w.plus(f_j.times(-a_j)).times(1.0 / self.sc.c).plus(y.times(-1.0));
+                let pool = *shared.get(j - 1)?;
+                splits.push((j - 1, given, pool));
+                let rest = chain.get_mut(j - 1)?;
+                *rest = rest.plus(pool).plus(given.times(-1.0));
+                T::number(0.0)
+            } else {
+                f_j.plus(w.plus(y.times(-self.sc.c)).times(-1.0 / a_j))
+            };
             *flow.get_mut(j - 1)? = next;
-            place(j - 1, next, &mut chain);
+            place(j - 1, next, &mut chain, &mut shared);
             f_j = next;
         }
-        Some((flow, on_plateau))
+        Some((flow, on_plateau, splits))
     }
 }

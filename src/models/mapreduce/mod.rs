@@ -730,10 +730,16 @@ impl Model for MapReduce {
                 plural(working as f64, "mapper", "mappers"),
                 plural((inputs.m() - working) as f64, "mapper", "mappers")
             ),
-            Method::PlateauDescent { plateau, working } => format!(
-                "equal parts on the first {}, then parts falling as fast as the start-ups allow to mapper {working}, {}: mapping outlasts the start-ups, so the last mappers start without waiting, and the long plateau keeps every later reducer group's largest part low; proved optimal by a dual solution",
+            Method::PlateauDescent { plateau, working, level } => format!(
+                "equal parts on the first {}, then parts falling as fast as the start-ups allow to mapper {working}{}, {}: mapping outlasts the start-ups, so the last mappers start without waiting, and the long plateau keeps every later reducer group's largest part low; proved optimal by a dual solution",
                 plural(plateau as f64, "mapper", "mappers"),
+                match level {
+                    0 => String::new(),
+                    1 => " (level for one step, where two mappers tie for their windows' largest part)".to_string(),
+                    n => format!(" (level for {n} steps, where two mappers tie for their windows' largest part)"),
+                },
                 match inputs.m() - working {
+                    0 => "no mapper idle".to_string(),
                     1 => "the last mapper idle".to_string(),
                     idle => format!("the last {idle} mappers idle"),
                 }

@@ -196,8 +196,10 @@ pub enum Method {
     /// Mapping slow beside the start-ups, transfers slow beside neither:
     /// equal parts on the first `plateau` mappers, then parts falling as
     /// fast as the start-ups allow to the last `working` one, the rest
-    /// idle; proved optimal by a dual solution ([`super::descent`]).
-    PlateauDescent { plateau: usize, working: usize },
+    /// idle; proved optimal by a dual solution ([`super::descent`]). At
+    /// `level` steps of the descent two mappers take equal parts (they
+    /// tie for their windows' largest part: a kink of the optimum).
+    PlateauDescent { plateau: usize, working: usize, level: usize },
     /// The general LP in compact form by an interior-point method, its
     /// optimality proved by a dual bound.
     InteriorPoint { iterations: usize },
