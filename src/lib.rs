@@ -6,7 +6,7 @@
 //!
 //! 1. vocabulary: [`spec`], [`error`], [`format`], [`table`], [`chart`],
 //!    [`csv`], [`series`], [`collective`] (broadcast algorithms, their costs
-//!    and a simulator of their schedules);
+//!    and a simulator of their schedules), [`progress`];
 //! 2. [`model`]: the `Model` trait and its type-erased adapter;
 //! 3. [`models`]: the models, one directory each, and the registry;
 //! 4. [`engine`]: sweeps and iso-maps, written against the trait alone;
@@ -20,6 +20,7 @@ pub mod collective;
 pub mod csv;
 pub mod error;
 pub mod format;
+pub mod progress;
 pub mod series;
 pub mod spec;
 pub mod table;

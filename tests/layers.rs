@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// Top-level modules by layer, lowest first.
 const LAYERS: &[&[&str]] = &[
-    &["format"],
+    &["format", "progress"],
     &["series", "table", "collective"],
     &["error"],
     &["csv"],

@@ -919,6 +919,26 @@ fn the_issues_random_instances_are_all_answered() {
 }
 
 #[test]
+fn the_general_lp_reports_its_progress() {
+    // Each interior-point iteration reports the digits of the gap and the
+    // residuals gained (of twelve), the start included.
+    let iv = Intervals::new(300, 40, 9).unwrap();
+    let a = 1e-5 + 1e-2 / 16e6;
+    let p = Shuffle { intervals: iv, a: vec![a; 300], s: 7.08, c: 0.977 * 1e-6 / 40.0, v: 542.0 };
+    let heard = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = std::rc::Rc::clone(&heard);
+    let lp = isoperf::progress::with(move |f| sink.borrow_mut().push(f), || general(&p)).unwrap();
+    let Method::InteriorPoint { iterations } = lp.method else { panic!("{:?}", lp.method) };
+    let heard = heard.borrow();
+    assert!(
+        heard.len() >= iterations && heard.len() <= iterations + 1,
+        "one report per iteration ({iterations}): {heard:?}"
+    );
+    assert!(heard.iter().all(|f| (0.0..=1.0).contains(f)), "{heard:?}");
+    assert!(heard.last().is_some_and(|&f| f >= 0.7), "{heard:?}");
+}
+
+#[test]
 fn level_steps_equal_the_lp_as_written() {
     // Longer descents (m from 10 to 40) pause for a level step near the
     // idle mappers, where two mappers tie for their windows' largest part:

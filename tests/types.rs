@@ -61,6 +61,9 @@ enum Ty {
     Union(Vec<Ty>),
     /// An inline object type: fields and an optional index signature.
     Object(Vec<Field>, Option<Box<Ty>>),
+    /// A function type: its parameters and what it returns (a callback the
+    /// caller passes; no JSON ever has one).
+    Function(Vec<Field>, Box<Ty>),
 }
 
 #[derive(Debug, Clone)]
@@ -249,6 +252,20 @@ impl Parser {
     fn primary(&mut self) -> Ty {
         let t = self.next();
         match t.as_str() {
+            // `(name: T, …) => R`: a function type (a parameter's name then ':').
+            "(" if self.peek() == ")" || self.toks.get(self.at + 1).map(String::as_str) == Some(":") => {
+                let mut params = Vec::new();
+                while !self.eat(")") {
+                    let name = self.ident();
+                    let optional = self.eat("?");
+                    self.expect(":");
+                    params.push(Field { name, optional, ty: self.ty() });
+                    self.eat(",");
+                }
+                self.expect("=");
+                self.expect(">");
+                Ty::Function(params, Box::new(self.ty()))
+            }
             "(" => {
                 let inner = self.ty();
                 self.expect(")");
@@ -315,7 +332,8 @@ impl Decls {
     fn undeclared(&self, ty: &Ty, out: &mut BTreeSet<String>) {
         match ty {
             Ty::Name(n) => {
-                let known = ["number", "string", "boolean", "null", "undefined", "unknown"].contains(&n.as_str())
+                let known = ["number", "string", "boolean", "null", "undefined", "unknown", "void"]
+                    .contains(&n.as_str())
                     || JS_GLOBALS.contains(&n.as_str())
                     || self.interfaces.contains_key(n)
                     || self.aliases.contains_key(n);
@@ -326,6 +344,10 @@ impl Decls {
             Ty::Literal(_) => {}
             Ty::Array(t) => self.undeclared(t, out),
             Ty::Tuple(ts) | Ty::Union(ts) => ts.iter().for_each(|t| self.undeclared(t, out)),
+            Ty::Function(params, ret) => {
+                params.iter().for_each(|f| self.undeclared(&f.ty, out));
+                self.undeclared(ret, out);
+            }
             Ty::Object(fields, index) => {
                 fields.iter().for_each(|f| self.undeclared(&f.ty, out));
                 if let Some(t) = index {
@@ -441,6 +463,7 @@ fn check(d: &Decls, v: &Value, ty: &Ty, path: &str, seen: &mut Seen) -> Result<(
             }
             Err(format!("{path}: no alternative of the union fits: {}", why.join(" | ")))
         }
+        Ty::Function(..) => mismatch("a function"),
         Ty::Object(fields, index) => {
             let Value::Object(map) = v else { return mismatch("an object") };
             for (key, value) in map {

@@ -212,8 +212,39 @@ fn mapreduce_example_and_sweeps_cross_the_boundary() {
 }
 
 #[wasm_bindgen_test]
+fn a_long_report_tells_its_progress_from_inside_the_call() {
+    // A shuffle only the general LP proves (m = 1000, five reducer groups,
+    // parts nearly equal): each interior-point iteration reports the digits
+    // gained, between 0 and 1, rising to most of them.
+    let heard = Array::new();
+    let sink = heard.clone();
+    let hook = wasm_bindgen::closure::Closure::<dyn Fn(f64)>::new(move |f: f64| {
+        sink.push(&JsValue::from(f));
+    });
+    let case = params(&[
+        ("m", "1000".into()),
+        ("r", "115".into()),
+        ("l", "24".into()),
+        ("V", "542".into()),
+        ("S", "7.08".into()),
+        ("gamma", "0.977".into()),
+    ]);
+    let r = web::report("mapreduce".into(), case, hook.as_ref().clone()).expect("a report");
+    assert!(!get(&r, "outputs").is_null(), "outputs");
+    let fractions: Vec<f64> = heard.to_vec().iter().filter_map(JsValue::as_f64).collect();
+    assert!(fractions.len() >= 5, "{fractions:?}");
+    assert!(fractions.iter().all(|f| (0.0..=1.0).contains(f)), "{fractions:?}");
+    assert!(fractions.iter().copied().fold(0.0, f64::max) >= 0.7, "{fractions:?}");
+    // Not a function: a TypeError naming the argument.
+    let err = web::report("pmm".into(), JsValue::UNDEFINED, JsValue::from(3)).expect_err("not a function");
+    assert!(err.is_instance_of::<js_sys::TypeError>());
+    let message = err.dyn_ref::<Error>().map(|e| String::from(e.message())).unwrap_or_default();
+    assert!(message.contains("onProgress"), "{message}");
+}
+
+#[wasm_bindgen_test]
 fn report_crosses_as_plain_objects_with_the_same_bits() {
-    let r = web::report("pmm".into(), JsValue::UNDEFINED).expect("a report");
+    let r = web::report("pmm".into(), JsValue::UNDEFINED, JsValue::UNDEFINED).expect("a report");
     let outputs = get(&r, "outputs");
     // Table 3, row "Dryad Tempest 25x1", as evaluate gives it, to the bit.
     let core = api::evaluate("pmm", &Default::default()).unwrap();
@@ -222,7 +253,7 @@ fn report_crosses_as_plain_objects_with_the_same_bits() {
     assert_eq!(Array::from(&get(&r, "problems")).length(), 0);
     assert!(Array::is_array(&get(&r, "tables")));
     // A bad field: problems at the field, no outputs, the changed key for the link.
-    let r = web::report("pmm".into(), params(&[("N", "24".into())])).unwrap();
+    let r = web::report("pmm".into(), params(&[("N", "24".into())]), JsValue::UNDEFINED).unwrap();
     let problems = Array::from(&get(&r, "problems"));
     assert_eq!(get(&problems.get(0), "key").as_string().as_deref(), Some("N"));
     assert!(get(&r, "outputs").is_null());

@@ -96,7 +96,10 @@ function requestLongReport(fromMap) {
   state.long.fromMap = fromMap;
   state.long.stopped = false;
   state.long.client ??= workerClient('report', {
-    onProgress() {},
+    onProgress({ progress }) {
+      const bar = document.querySelector('#status .status-progress');
+      if (bar) bar.value = progress;
+    },
     onAnswer(data) {
       if (data.error) {
         showLongFailure(data.error);

@@ -2,6 +2,8 @@
 // `deferred`: MapReduce's largest shuffles and its general LPs) off the
 // main thread, with the model's charts as data for the page to paint
 // (paintChart). One evaluation serves both: the worker's session keeps it.
+// The evaluation's progress (report's onProgress: the general LP's
+// iterations) is posted as it comes, from inside the call.
 // A newer request replaces a worker stuck in this one long call
 // (worker-client.js).
 
@@ -10,7 +12,7 @@ import { failure, serve } from './worker-serve.js';
 
 serve({
   run({ model, params, charts }, job) {
-    const r = report(model, params);
+    const r = report(model, params, (fraction) => job.progress(fraction));
     if (!job.current()) return;
     // Each chart, or why it is not drawn (as drawChart would throw it).
     const drawn = charts.map((id) => {

@@ -67,7 +67,9 @@ export function showResults(report, reason) {
   const status = $('status');
   if (report?.deferred && !reason) {
     status.hidden = false;
+    // No value until the evaluation reports one: an indeterminate bar.
     status.replaceChildren('Computing… (a long evaluation, in the background) ',
+      el('progress', { class: 'status-progress', max: 1, 'aria-label': 'Progress of the long evaluation' }),
       el('button', { type: 'button', class: 'status-stop', text: 'Stop' }));
     status.dataset.state = 'computing';
     for (const part of ['outputs', 'tables']) $(part).classList.add('stale');

@@ -206,12 +206,36 @@ pub fn models() -> Result<JsValue, JsValue> {
 /// Everything the page shows for one parameter set, from one evaluation:
 /// `{problems, outputs, display, tables, remarks, fields, changed}` (see
 /// `api::Report`). Throws only for an unknown model or unreadable params.
+/// `onProgress(fraction)`, when given, hears how far a long evaluation has
+/// come (MapReduce's general LP reports after each iteration), from inside
+/// this call: a worker posts it to the page.
 #[wasm_bindgen(unchecked_return_type = "Report")]
 pub fn report(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ProgressHook")] on_progress: JsValue,
 ) -> Result<JsValue, JsValue> {
-    model_call(model_id, params, |id, raw| SESSION.with(|s| s.report(id, raw)))
+    let run = || model_call(model_id, params, |id, raw| SESSION.with(|s| s.report(id, raw)));
+    if on_progress.is_undefined() || on_progress.is_null() {
+        return run();
+    }
+    let Some(hook) = on_progress.dyn_ref::<js_sys::Function>().cloned() else {
+        return Err(type_error(&format!("onProgress must be a function, not {}", kind(&on_progress))));
+    };
+    with_progress(hook, run)
+}
+
+/// `run` with its progress passed to `hook` (a hook that throws is not the
+/// report's failure: its error is dropped). Only the full module has long
+/// evaluations to report on.
+#[cfg(feature = "full")]
+fn with_progress<R>(hook: js_sys::Function, run: impl FnOnce() -> R) -> R {
+    crate::progress::with(move |fraction| drop(hook.call1(&JsValue::NULL, &JsValue::from(fraction))), run)
+}
+
+#[cfg(not(feature = "full"))]
+fn with_progress<R>(_: js_sys::Function, run: impl FnOnce() -> R) -> R {
+    run()
 }
 
 /// [`report`] where its evaluation is quick (milliseconds for every

@@ -474,6 +474,9 @@ export interface SweepScenario extends Scenario {
   curves: Float64Array[];
 }
 
+/** What `report` calls with the fraction (0 to 1) of a long evaluation done, from inside the call. */
+export type ProgressHook = (fraction: number) => void;
+
 /** A pinned scenario's sweep chart (`overlayScenarios`): as `sweepChartData` gives it, `null` when its parameters have no result. */
 export interface PinnedChart {
   name: string;

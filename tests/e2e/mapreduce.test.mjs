@@ -626,9 +626,12 @@ describe('mapreduce: long evaluations run in a worker', () => {
     });
   });
 
-  test('Stop drops a long evaluation: the worker is replaced, no late answer shows, and an edit computes again', async () => {
+  test('a long evaluation shows its progress; Stop drops it: the worker is replaced, no late answer shows, and an edit computes again', async () => {
     await withMr({ hash: hashOf(GENERAL_SECONDS), waitReady: false }, async ({ page }) => {
       await page.waitForFunction(() => window.isoperf?.workers.report?.requests >= 1, null, { timeout: 20_000 });
+      // The interior-point iterations report the digits gained, posted from inside the worker's one call.
+      await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'computing'
+        && document.querySelector('#status .status-progress')?.value > 0, null, { timeout: 20_000, polling: 20 });
       await page.click('#status .status-stop');
       assert.equal(await page.textContent('#status'), 'Stopped: the long evaluation was dropped. Change a value to compute again.');
       assert.ok((await page.evaluate(() => window.isoperf.workers.report.restarts)) >= 1, 'the report worker was stopped');

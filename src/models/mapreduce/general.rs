@@ -31,7 +31,8 @@ use std::collections::HashMap;
 
 use clarabel::algebra::CscMatrix;
 use clarabel::solver::{
-    DefaultSettingsBuilder, DefaultSolver, IPSolver, NonnegativeConeT, SolverStatus, SupportedConeT, ZeroConeT,
+    DefaultInfo, DefaultSettingsBuilder, DefaultSolver, IPSolver, NonnegativeConeT, SolverStatus, SupportedConeT,
+    ZeroConeT,
 };
 
 use super::schedule::{Intervals, Method, Scaled, Shuffle, Solution, SolveError};
@@ -337,6 +338,13 @@ fn solve_compact(
         .ok()?;
     let zero = CscMatrix::zeros((vars, vars));
     let mut solver = DefaultSolver::new(&zero, &q, &a, &b, &cones, settings).ok()?;
+    // Progress for a front end that shows it: digits of the gap and the
+    // residuals gained, of the twelve the tolerances ask for.
+    solver.set_termination_callback(|info: &DefaultInfo<f64>| {
+        let off = info.gap_rel.max(info.res_primal).max(info.res_dual);
+        crate::progress::report(-off.log10() / 12.0);
+        false
+    });
     solver.solve();
     let sol = &solver.solution;
     if !matches!(sol.status, SolverStatus::Solved | SolverStatus::AlmostSolved | SolverStatus::MaxIterations) {
