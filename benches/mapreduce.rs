@@ -38,6 +38,10 @@ fn shuffle(c: &mut Criterion) {
         (594usize, 12usize, 8usize, 4.483e-2, 1.405e11, 9.037),
         (1177, 115, 100, 1.877e-2, 2.579e10, 1.061),
         (10000, 10, 8, 4.483e-2, 1.405e11, 9.037),
+        // Level steps near the idle mapper: one (m = 8000, r = 100), and a
+        // level run of the last seven working mappers (m = 862, γ = 0.0353).
+        (8000, 100, 8, 4.483e-2, 1.405e11, 9.037),
+        (862, 12, 8, 3.535e-2, 1.405e11, 9.037),
     ] {
         let p =
             Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: vec![a; m], s, c: gamma * 1e-6 / r as f64, v };

@@ -46,6 +46,10 @@ REGIMES = [
     # outlasting the start-ups), and two it still proves alone (parts
     # nearly equal: an optimal face).
     ("plateau and descent: m = 594, r = 12, l = 8", 594, 12, 8, 1.405e11, 9.037, 4.483e-2),
+    # Level steps: a run of the last seven working mappers with equal parts,
+    # the slack interval last (m = 862), and one level step (m = 3500).
+    ("level run: m = 862, r = 12, l = 8", 862, 12, 8, 1.405e11, 9.037, 3.535e-2),
+    ("one level step: m = 3500, r = 100, l = 8", 3500, 100, 8, 1.405e11, 9.037, 4.483e-2),
     ("m = 254, r = 1358, l = 81", 254, 1358, 81, 1.898e4, 2.389, 1.524e-1),
     ("plateau and descent: m = 737, r = 249, l = 211", 737, 249, 211, 2.001e11, 9.231, 1.606e-3),
     ("plateau and descent: m = 1177, r = 115, l = 100", 1177, 115, 100, 2.579e10, 1.061, 1.877e-2),

@@ -213,7 +213,7 @@ pub fn models() -> Result<JsValue, JsValue> {
 pub fn report(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Params | null")] params: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ProgressHook")] on_progress: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ProgressHook | null")] on_progress: JsValue,
 ) -> Result<JsValue, JsValue> {
     let run = || model_call(model_id, params, |id, raw| SESSION.with(|s| s.report(id, raw)));
     if on_progress.is_undefined() || on_progress.is_null() {

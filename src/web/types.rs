@@ -273,6 +273,9 @@ export interface FieldState {
   hint: string;
 }
 
+/** What `report` calls with the fraction (0 to 1) of a long evaluation done, from inside the call. */
+export type ProgressHook = (fraction: number) => void;
+
 /** Everything the page shows for one parameter set (`report`). */
 export interface Report {
   /** Every field problem; empty when there are outputs. */
@@ -473,9 +476,6 @@ export interface Scenario {
 export interface SweepScenario extends Scenario {
   curves: Float64Array[];
 }
-
-/** What `report` calls with the fraction (0 to 1) of a long evaluation done, from inside the call. */
-export type ProgressHook = (fraction: number) => void;
 
 /** A pinned scenario's sweep chart (`overlayScenarios`): as `sweepChartData` gives it, `null` when its parameters have no result. */
 export interface PinnedChart {

@@ -119,7 +119,7 @@ test('no export is typed `any`', () => {
     const api = dts.split('export type InitInput')[0];
     const loose = api.split('\n').filter((line) => /\bany\b/.test(line) && !line.trim().startsWith('*'));
     assert.deepEqual(loose, [], `${file}: declarations with any`);
-    assert.match(api, /export function report\(model_id: string, params\?: Params \| null\): Report;/);
+    assert.match(api, /export function report\(model_id: string, params\?: Params \| null, on_progress\?: ProgressHook \| null\): Report;/);
   }
 });
 
