@@ -370,30 +370,29 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     }
     let (tail, front) = windows(&iv);
     let lo: Vec<usize> = front.iter().map(oldest).collect();
-    // The shapes tried first: no, one, or a bisection width of idle
-    // mappers (so that group 0's last windows hold only idle senders), and
-    // one idle mapper after a level run of the last ℓ − 1 working ones
-    // (their windows all hold the idle one), its slack interval after the
-    // plateau or last. On the random instances and the maps' grids
-    // every optimum of this shape is one of these or a few active-set
-    // steps from one; each is proved in turn, shortest first.
+    // The shapes tried: no, one, or a bisection width of idle mappers (so
+    // that group 0's last windows hold only idle senders); then, where
+    // none of those is proved, one idle mapper after a level run of the
+    // last ℓ − 1 working ones (their windows all hold the idle one), its
+    // slack interval after the plateau or last. On the random
+    // instances and the maps' grids every optimum of this shape is one of
+    // these or a few active-set steps from one; each group is proved in
+    // turn, shortest first.
     let width = iv.width().min(m - 2);
     let end_run: Vec<usize> = (m.saturating_sub(width) + 1..=m - 2).collect();
-    let starts = [
-        (0, Slack::After(0), &[][..]),
-        (1, Slack::After(0), &[][..]),
-        (width, Slack::After(0), &[][..]),
-        (1, Slack::After(0), &end_run[..]),
-        (1, Slack::Last, &end_run[..]),
-    ];
-    let mut found: Vec<Candidate> = starts
-        .iter()
-        .filter(|s| s.0 <= width)
-        .filter_map(|&(idle, slack, flats)| search(&sc, &lo, m, (m - idle, slack, flats), &tail))
-        .collect();
-    found.sort_by(|a, b| a.length.total_cmp(&b.length));
+    let idle = [(0, Slack::After(0), &[][..]), (1, Slack::After(0), &[][..]), (width, Slack::After(0), &[][..])];
+    let level = [(1, Slack::After(0), &end_run[..]), (1, Slack::Last, &end_run[..])];
     let shape = Shape { sc: &sc, iv: &iv, tail: &tail, front: &front, lo: &lo };
-    let best = found.into_iter().find_map(|c| shape.prove(c, PIVOTS))?;
+    let prove_shortest = |starts: &[(usize, Slack, &[usize])]| {
+        let mut found: Vec<Candidate> = starts
+            .iter()
+            .filter(|s| s.0 <= width)
+            .filter_map(|&(idle, slack, flats)| search(&sc, &lo, m, (m - idle, slack, flats), &tail))
+            .collect();
+        found.sort_by(|a, b| a.length.total_cmp(&b.length));
+        found.into_iter().find_map(|c| shape.prove(c, PIVOTS))
+    };
+    let best = prove_shortest(&idle).or_else(|| prove_shortest(&level))?;
     let largest = iv.largest_senders(&best.x);
     let t = p.boundaries(&sc, &best.x, &largest);
     intervals_hold(&sc, &best.x, &t, &largest)?;
