@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 use isoperf::api;
 use isoperf::models::mapreduce::descent::plateau_descent;
 use isoperf::models::mapreduce::schedule::{
-    chain, general, single_reducer, solve, solve_within, Budget, Intervals, Method, Shuffle, SolveError,
+    chain, general, single_reducer, solve, solve_within, Budget, Intervals, Method, Shuffle, Solution, SolveError,
 };
 use isoperf::spec::{OutValue, Outputs, RawParams};
 use microlp::{ComparisonOp, OptimizationDirection, Problem};
@@ -87,6 +87,20 @@ fn lp_as_written(p: &Shuffle) -> (f64, Vec<f64>) {
     lp.add_constraint(x.iter().map(|&v| (v, 1.0)).collect::<Vec<_>>(), ComparisonOp::Eq, 1.0);
     let s = lp.solve().unwrap().into_solution().unwrap();
     (s.var_value(t[n + 1]), x.iter().map(|&v| s.var_value(v) * p.v).collect())
+}
+
+/// `ours` (a solution of `p`, random case `case`) equals microlp on the LP
+/// as written, and its makespan is what its parts imply.
+fn assert_lp_as_written(case: usize, p: &Shuffle, ours: &Solution) {
+    let (lp, _) = lp_as_written(p);
+    let direct = makespan_of(p, &ours.alpha);
+    assert!(close(direct, ours.makespan(), 1e-9), "case {case}: reported {} vs implied {direct}", ours.makespan());
+    assert!(
+        close(ours.makespan(), lp, LP_RTOL),
+        "case {case} {p:?}: ours {} ({:?}) vs LP {lp}",
+        ours.makespan(),
+        ours.method
+    );
 }
 
 /// Checks α against every constraint of the LP and returns the t_{N+1} it
@@ -259,15 +273,7 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
             Method::IdleTail { .. } => by_idle += 1,
             Method::Plateau { .. } | Method::PlateauIdle { .. } | Method::PlateauDescent { .. } => by_plateau += 1,
         }
-        let (lp, _) = lp_as_written(&p);
-        let direct = makespan_of(&p, &ours.alpha);
-        assert!(close(direct, ours.makespan(), 1e-9), "case {case}: reported {} vs implied {direct}", ours.makespan());
-        assert!(
-            close(ours.makespan(), lp, LP_RTOL),
-            "case {case} {p:?}: ours {} ({:?}) vs LP {lp}",
-            ours.makespan(),
-            ours.method
-        );
+        assert_lp_as_written(case, &p, &ours);
     }
     // Every path of the solver was exercised.
     assert!(
@@ -958,15 +964,7 @@ fn level_steps_equal_the_lp_as_written() {
         let p = Shuffle { intervals, a: vec![1.0; m], s, c, v: 100.0 };
         let Some(ours) = plateau_descent(&p) else { continue };
         let Method::PlateauDescent { level: 1.., .. } = ours.method else { continue };
-        let (lp, _) = lp_as_written(&p);
-        assert!(
-            close(ours.makespan(), lp, LP_RTOL),
-            "case {case} {p:?}: {} ({:?}) vs LP {lp}",
-            ours.makespan(),
-            ours.method
-        );
-        let direct = makespan_of(&p, &ours.alpha);
-        assert!(close(direct, ours.makespan(), 1e-9), "case {case}: reported {} vs implied {direct}", ours.makespan());
+        assert_lp_as_written(case, &p, &ours);
         // The level step: two neighbours with equal parts inside the descent.
         assert!(
             ours.alpha.windows(2).any(|w| w[0] == w[1] && w[0] < ours.alpha[0] && w[0] > 0.0),
@@ -1056,15 +1054,7 @@ fn plateau_and_descent_equal_the_lp_as_written_on_small_instances() {
         let Some(ours) = plateau_descent(&p) else { continue };
         proved += 1;
         idle += usize::from(matches!(ours.method, Method::PlateauDescent { .. }));
-        let (lp, _) = lp_as_written(&p);
-        assert!(
-            close(ours.makespan(), lp, LP_RTOL),
-            "case {case} {p:?}: descent {} ({:?}) vs LP {lp}",
-            ours.makespan(),
-            ours.method
-        );
-        let direct = makespan_of(&p, &ours.alpha);
-        assert!(close(direct, ours.makespan(), 1e-9), "case {case}: reported {} vs implied {direct}", ours.makespan());
+        assert_lp_as_written(case, &p, &ours);
     }
     assert!(proved >= 200 && idle >= 25, "{proved} of 400 proved by the descent, {idle} with idle mappers");
 }

@@ -103,18 +103,17 @@ struct Candidate {
 enum Slack {
     /// d intervals after the plateau's end: interval p + d.
     After(usize),
-    /// The last working mapper's: interval q, so that x_{q+1} = 0 is not
-    /// a step of the descent but the first idle mapper.
-    Last,
-    /// Interval n, whatever the plateau (near the idle mappers).
+    /// Interval n, whatever the plateau (near the idle mappers). At the
+    /// last working mapper's, n = q, x_{q+1} = 0 is not a step of the
+    /// descent but the first idle mapper.
     At(usize),
 }
 
 impl Slack {
-    fn at(self, p: usize, q: usize) -> usize {
+    /// The slack interval for plateau length p.
+    fn at(self, p: usize) -> usize {
         match self {
             Slack::After(d) => p + d,
-            Slack::Last => q,
             Slack::At(n) => n,
         }
     }
@@ -123,7 +122,7 @@ impl Slack {
 impl Candidate {
     /// Its level steps: the flat intervals inside the descent.
     fn levels(&self) -> Vec<usize> {
-        let k = self.slack.at(self.plateau, self.working);
+        let k = self.slack.at(self.plateau);
         self.flats.iter().copied().filter(|&n| is_level(n, (self.plateau, self.working, k), &self.flats)).collect()
     }
 }
@@ -164,7 +163,7 @@ impl Parts {
 /// interval whose two mappers tie for its windows), or which way p is
 /// off. `lo[n − 1]` is the oldest sender of interval n < m. O(q − p).
 fn parts(sc: &Scaled, lo: &[usize], m: usize, p: usize, q: usize, slack: Slack, flats: &[usize]) -> Result<Parts, Fit> {
-    let k = slack.at(p, q);
+    let k = slack.at(p);
     if !(1 <= p && p < q && q <= m && (q == m || k <= q)) {
         return Err(Fit::Long);
     }
@@ -217,7 +216,7 @@ fn parts(sc: &Scaled, lo: &[usize], m: usize, p: usize, q: usize, slack: Slack, 
         if xj.is_nan() || xj <= 0.0 {
             // With the slack interval last, every part follows from H, and
             // a descent this long runs out: the plateau is too short.
-            return Err(if slack == Slack::Last && xj <= 0.0 { Fit::Short } else { Fit::Long });
+            return Err(if slack == Slack::At(q) && xj <= 0.0 { Fit::Short } else { Fit::Long });
         }
         descent.push(xj);
         prev = xj;
@@ -381,7 +380,7 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     let width = iv.width().min(m - 2);
     let end_run: Vec<usize> = (m.saturating_sub(width) + 1..=m - 2).collect();
     let idle = [(0, Slack::After(0), &[][..]), (1, Slack::After(0), &[][..]), (width, Slack::After(0), &[][..])];
-    let level = [(1, Slack::After(0), &end_run[..]), (1, Slack::Last, &end_run[..])];
+    let level = [(1, Slack::After(0), &end_run[..]), (1, Slack::At(m - 1), &end_run[..])];
     let shape = Shape { sc: &sc, iv: &iv, tail: &tail, front: &front, lo: &lo };
     let prove_shortest = |starts: &[(usize, Slack, &[usize])]| {
         let mut found: Vec<Candidate> = starts
@@ -439,7 +438,7 @@ impl Shape<'_> {
     /// and the neighbours' duals are tried.
     fn prove(&self, c: Candidate, pivots: usize) -> Option<Candidate> {
         let m = self.iv.m();
-        let k = c.slack.at(c.plateau, c.working);
+        let k = c.slack.at(c.plateau);
         let step = match self.certify(&c) {
             Ok(()) => return Some(c),
             Err(Some(step)) => step,
@@ -459,7 +458,7 @@ impl Shape<'_> {
                 // That interval made the slack one (near the idle mappers,
                 // also where it stays as the plateau changes), or else a
                 // level one.
-                let moved = if n == c.working { Slack::Last } else { Slack::After(n - c.plateau) };
+                let moved = if n == c.working { Slack::At(n) } else { Slack::After(n - c.plateau) };
                 let near = n < c.working && n + self.iv.width() >= c.working;
                 let mut flats = c.flats.clone();
                 flats.push(n);
@@ -500,7 +499,7 @@ impl Shape<'_> {
         let m = iv.m();
         let (p, q) = (cand.plateau, cand.working);
         let idle = q < m;
-        let k = cand.slack.at(p, q); // the slack interval, where a mapper idles
+        let k = cand.slack.at(p); // the slack interval, where a mapper idles
         let a = |j: usize| sc.a.get(j - 1).copied().unwrap_or(f64::NAN);
         // The tail's unit flows: on the plateau (shared), on one falling part,
         // or on idle senders only.
