@@ -771,7 +771,7 @@ fn identical_chain_closed_form_equals_the_chain_method() {
 /// (the simplex included), the fewest mappers among equal shuffles.
 #[test]
 fn best_mapper_count_equals_brute_force() {
-    use isoperf::models::mapreduce::mappers::{best_mappers, MapperSearch};
+    use isoperf::models::mapreduce::mappers::{best_mappers, lower_bounds, MapperSearch};
     let mut next = uniform(4242);
     let (mut proven, mut inner) = (0, 0);
     for case in 0..120 {
@@ -787,6 +787,9 @@ fn best_mapper_count_equals_brute_force() {
             solve(&p).map(|o| o.makespan())
         };
         let all: Vec<f64> = (1..=m).map(|k| shuffle(k).unwrap_or(f64::INFINITY)).collect();
+        for ((k, &t), &bound) in (1..=m).zip(&all).zip(&lower_bounds(m, r, l, a, s, c, v)) {
+            assert!(bound <= t * (1.0 + BOUND_RTOL), "case {case}, m' = {k}: lower bound {bound} > shuffle {t}");
+        }
         let low = all.iter().copied().fold(f64::INFINITY, f64::min);
         let brute = 1 + all.iter().position(|&t| t <= low * (1.0 + 1e-9)).unwrap();
         match best_mappers(m, r, l, a, s, c, v) {
@@ -809,6 +812,49 @@ fn best_mapper_count_equals_brute_force() {
         }
     }
     assert!(proven >= 90 && inner >= 20, "proven {proven}, best below m {inner}");
+}
+
+/// The search's lower bound is evaluated in a few dozen operations; the
+/// exact shuffles it is compared with are exact to 10⁻⁹ and better.
+const BOUND_RTOL: f64 = 1e-9;
+
+/// m_best where the best count lies deep inside the descent's regime (the
+/// page's iso-map point m = 594, r = 12, ℓ = 8, and r = 100 beside it):
+/// the search solves only the counts its bound does not rule out, and
+/// finds what solving every count finds. Every count's bound stays below
+/// its shuffle.
+#[test]
+fn best_mapper_count_in_the_descent_regime_equals_brute_force() {
+    use isoperf::models::mapreduce::mappers::{best_mappers, lower_bounds, MapperSearch};
+    for (m, r, want) in [(594, 12, 577), (800, 100, 558)] {
+        let p = descent_case(m, r);
+        let bounds = lower_bounds(m, r, 8, p.a[0], p.s, p.c, p.v);
+        let all: Vec<f64> = (1..=m)
+            .map(|k| {
+                let q = Shuffle { intervals: Intervals::new(k, r, 8).unwrap(), a: vec![p.a[0]; k], ..p.clone() };
+                let t = solve(&q).unwrap().makespan();
+                let bound = bounds[k - 1];
+                assert!(bound <= t * (1.0 + BOUND_RTOL), "r = {r}, m' = {k}: lower bound {bound} > shuffle {t}");
+                t
+            })
+            .collect();
+        let low = all.iter().copied().fold(f64::INFINITY, f64::min);
+        let brute = 1 + all.iter().position(|&t| t <= low * (1.0 + 1e-12)).unwrap();
+        assert_eq!(brute, want, "r = {r}: brute force");
+        match best_mappers(m, r, 8, p.a[0], p.s, p.c, p.v) {
+            MapperSearch::Best { m: best, t_shuffle } => {
+                assert_eq!(best, brute, "r = {r}");
+                assert!(close(t_shuffle, low, GENERAL_RTOL), "r = {r}: T_best {t_shuffle} vs {low}");
+            }
+            other => panic!("r = {r}: {other:?}"),
+        }
+    }
+    // Through the model: the remark's numbers are T at m' = 577.
+    let at =
+        |m: &str| eval(&[("l", "8"), ("V", "1.405e11"), ("S", "9.037"), ("gamma", "4.483e-2"), ("r", "12"), ("m", m)]);
+    let (given, best) = (at("594"), at("577"));
+    assert_eq!(num(&given, "m_best"), 577.0);
+    assert!(close(num(&given, "T_best"), num(&best, "T"), GENERAL_RTOL));
 }
 
 /// The issue's example: a gigabyte on a thousand mappers of the lecture's

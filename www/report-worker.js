@@ -3,7 +3,8 @@
 // main thread, with the model's charts as data for the page to paint
 // (paintChart). One evaluation serves both: the worker's session keeps it.
 // The evaluation's progress (report's onProgress: the general LP's
-// iterations) is posted as it comes, from inside the call.
+// iterations) is posted as it comes, from inside the call, and says so
+// (insideCall): the worker still takes no newer request.
 // A newer request replaces a worker stuck in this one long call
 // (worker-client.js).
 
@@ -12,7 +13,7 @@ import { failure, serve } from './worker-serve.js';
 
 serve({
   run({ model, params, charts }, job) {
-    const r = report(model, params, (fraction) => job.progress(fraction));
+    const r = report(model, params, (fraction) => job.progress(fraction, { insideCall: true }));
     if (!job.current()) return;
     // Each chart, or why it is not drawn (as drawChart would throw it).
     const drawn = charts.map((id) => {

@@ -40,7 +40,9 @@ export function workerClient(name, { onProgress, onAnswer, onError }) {
         client.quietSince = null; // idle until the next request
         return;
       }
-      client.quietSince = performance.now();
+      // Progress from inside one call (the report's) is no sign that the
+      // worker will soon take a newer request: it stays quiet in that sense.
+      if (!data.insideCall) client.quietSince = performance.now();
       if (data.internal) reportTrap(`${name} worker`, data.error);
       if ('progress' in data) onProgress(data);
       else onAnswer(data);

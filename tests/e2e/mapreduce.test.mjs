@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 
 import {
   CLI, afterFrames, buildStaleness, canvasInk, chartNotes, chartStates, evaluateInPage, fieldMessages, formatInPage,
-  hasCli, hashParams, listItems, listRows, openPage, outputTexts, pageProblems, parseDisplayed, reloadReady, snapshot, startEnv,
+  hasCli, hashParams, listItems, listRows, openPage, outputTexts, pageProblems, parseDisplayed, reloadReady, showsValue, snapshot, startEnv,
   stopEnv, visibleText, waitReadyState, foreignRequests,
 } from './helpers.mjs';
 
@@ -785,8 +785,15 @@ describe('mapreduce: maps across the plateau and the descent', () => {
   // a level step near the idle mapper. The m-r map fills; over m and γ a
   // point or two may be left to the general LP, beyond a map point's budget.
   const AT = { l: '8', V: '1.405e11', S: '9.037', gamma: '4.483e-2', m: '594', r: '12' };
-  test('the speedup maps over m and r and over m and γ at m = 594, r = 12, ℓ = 8 have no blank point over r, and at most 1% over γ', async () => {
+  test('the speedup maps over m and r and over m and γ at m = 594, r = 12, ℓ = 8 have no blank point over r, and at most 1% over γ; m_best = 577 is shown', async () => {
     await withMr({ hash: hashOf(AT) }, async ({ page }) => {
+      // The search for the best count proves m' = 577 by its lower bounds
+      // (it ran out of budget at m' = 502 before).
+      await page.waitForFunction(() => /\d/.test(document.querySelector('#outputs .output[data-output="m_best"] output')?.textContent ?? ''), null, { timeout: 20_000 });
+      const shown = await outputTexts(page);
+      assert.equal(parseDisplayed(shown.m_best), 577, `m_best shows ${shown.m_best}`);
+      const atBest = await evaluateInPage(page, MODEL, { ...AT, m: '577' });
+      assert.ok(showsValue(shown.T_best, atBest.T), `T_best shows ${shown.T_best}, T at m = 577 is ${atBest.T}`);
       const maps = await page.evaluate((at) => {
         const read = (y, range) => {
           const map = window.isoperf.isoMap('mapreduce', at, { output: 'speedup', x: 'm:10:10000:log', y: range, nx: 32, ny: 32 });

@@ -277,10 +277,9 @@ fn mappers_remark(inputs: &Inputs, e: &Evaluation) -> Option<Remark> {
         }
         MapperSearch::Best { .. } => return None,
         MapperSearch::Unproven { m: stuck, best } => format!(
-            "m_best is not shown: the search proves the best of m' = 1 … {} but m' = {stuck} needs the general solver, or more interval passes than its budget of {}{}.",
-            stuck.saturating_sub(1),
+            "m_best is not shown: m' = {stuck} is not ruled out by its lower bound but needs the general solver, or more interval passes than the search's budget of {}{}.",
             mappers::SEARCH_INTERVALS,
-            best.map(|(b, t)| format!("; the best below it is m' = {b} with T = {} s", sig(t + e.t_red, 6))).unwrap_or_default()
+            best.map(|(b, t)| format!("; the best count found is m' = {b} with T = {} s", sig(t + e.t_red, 6))).unwrap_or_default()
         ),
     };
     Some(Remark { key: Some("m_best"), level: Level::Info, text })
