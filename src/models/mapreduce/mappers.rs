@@ -58,36 +58,45 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
     // the best, so that the bounds rule out most counts at once.
     let first = (1..=m).map(|k| (bound(k), k)).min_by(|x, y| x.0.total_cmp(&y.0)).map_or(1, |(_, k)| k);
     let mut solved: Vec<(usize, f64)> = Vec::new();
+    // Counts the quick methods did not solve (or the budget ran out on),
+    // with their bounds: harmless once the best found is below those.
+    let mut unsolved: Vec<(usize, f64)> = Vec::new();
     let mut best = f64::INFINITY;
     let mut budget = SEARCH_INTERVALS;
+    let ruled_out = |bound: f64, best: f64| bound * (1.0 - BOUND_RTOL) > best * (1.0 + TIE_RTOL);
     for k in std::iter::once(first).chain((1..=m).filter(|&k| k != first)) {
-        if bound(k) * (1.0 - BOUND_RTOL) > best * (1.0 + TIE_RTOL) {
+        if ruled_out(bound(k), best) {
             continue;
         }
-        let unproven = || MapperSearch::Unproven { m: k, best: fewest(&solved) };
-        let Some(iv) = Intervals::new(k, r, l) else { return unproven() };
         // Each solve is paid for before it runs; `None` once the budget is spent.
         let mut charge = |n: usize| budget.checked_sub(n).map(|left| budget = left);
-        let t = match identical_chain(iv, a, s, c, v) {
-            Some(ends) => ends.t_shuffle,
+        let t = Intervals::new(k, r, l).and_then(|iv| match identical_chain(iv, a, s, c, v) {
+            Some(ends) => Some(ends.t_shuffle),
             None => {
                 let p = Shuffle { intervals: iv, a: vec![a; k], s, c, v };
-                let solved = charge(iv.count().saturating_mul(PASSES)).and_then(|()| {
-                    single_group_methods(&p)
-                        .or_else(|| charge(k.saturating_mul(DESCENT_PASSES)).and_then(|()| descent_method(&p)))
-                });
-                match solved {
-                    Some(sol) => sol.makespan(),
-                    None => return unproven(),
-                }
+                charge(iv.count().saturating_mul(PASSES))
+                    .and_then(|()| {
+                        single_group_methods(&p)
+                            .or_else(|| charge(k.saturating_mul(DESCENT_PASSES)).and_then(|()| descent_method(&p)))
+                    })
+                    .map(|sol| sol.makespan())
             }
-        };
-        solved.push((k, t));
-        best = best.min(t);
+        });
+        match t {
+            Some(t) => {
+                solved.push((k, t));
+                best = best.min(t);
+            }
+            None => unsolved.push((k, bound(k))),
+        }
     }
-    match fewest(&solved) {
-        Some((m, t_shuffle)) => MapperSearch::Best { m, t_shuffle },
-        None => MapperSearch::Unproven { m: 1, best: None },
+    let best = fewest(&solved);
+    match unsolved.iter().find(|&&(_, bound)| !ruled_out(bound, best.map_or(f64::INFINITY, |(_, t)| t))) {
+        Some(&(k, _)) => MapperSearch::Unproven { m: k, best },
+        None => match best {
+            Some((m, t_shuffle)) => MapperSearch::Best { m, t_shuffle },
+            None => MapperSearch::Unproven { m: 1, best: None },
+        },
     }
 }
 
