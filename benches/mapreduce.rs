@@ -117,6 +117,15 @@ fn mappers(c: &mut Criterion) {
             b.iter(|| best_mappers(black_box(m), 100, 100, a, s, cost, v))
         });
     }
+    // The iso-map's point (S = 9.037, γ = 0.04483, V = 1.405e11, ℓ = 8): the
+    // best count lies in the descent's regime, found among the counts the
+    // lower bounds leave (m_best = 577 at r = 12, 558 at r = 100).
+    for (m, r) in [(594usize, 12usize), (3500, 100)] {
+        let c_map = 4.483e-2 * 1e-6 / r as f64;
+        c.bench_function(&format!("mapreduce/m_best descent regime m={m} r={r} l=8"), |b| {
+            b.iter(|| best_mappers(black_box(m), r, 8, a, 9.037, c_map, 1.405e11))
+        });
+    }
 }
 
 criterion_group!(benches, shuffle, sweep, mappers);
