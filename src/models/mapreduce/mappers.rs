@@ -12,8 +12,9 @@
 //! holds; the chain, the start-up bound, the chain with an idle tail and
 //! (in the full module) the plateau with its descent answer elsewhere,
 //! within a budget of intervals (each solve charged its intervals times
-//! the passes the chain may take, and the descent its
-//! mappers times the passes its search makes).
+//! the passes the chain may take, and the descent its mappers times the
+//! passes its search makes). A count none of them solves blocks the proof
+//! only if its bound is not above the best shuffle found in the end.
 
 use super::schedule::{descent_method, identical_chain, single_group_methods, Intervals, Shuffle};
 
