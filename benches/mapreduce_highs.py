@@ -43,8 +43,9 @@ REGIMES = [
     ("5 reducer groups, start-ups outlast transfers", 600, 50, 10, 1e8, 1.0, GAMMA),
     # The random instances that only the general LP proved before
     # the plateau and the descent (two to seventeen reducer groups, mapping
-    # outlasting the start-ups), and two it still proves alone (parts
-    # nearly equal: an optimal face).
+    # outlasting the start-ups), two the plateau with an idle mapper now
+    # proves (parts nearly equal: an optimal face), and one only the
+    # general LP proves.
     ("plateau and descent: m = 594, r = 12, l = 8", 594, 12, 8, 1.405e11, 9.037, 4.483e-2),
     # Level steps: a run of the last seven working mappers with equal parts,
     # the slack interval last (m = 862), and one level step (m = 3500).
@@ -53,8 +54,9 @@ REGIMES = [
     ("m = 254, r = 1358, l = 81", 254, 1358, 81, 1.898e4, 2.389, 1.524e-1),
     ("plateau and descent: m = 737, r = 249, l = 211", 737, 249, 211, 2.001e11, 9.231, 1.606e-3),
     ("plateau and descent: m = 1177, r = 115, l = 100", 1177, 115, 100, 2.579e10, 1.061, 1.877e-2),
-    ("general LP: m = 1563, r = 76, l = 35", 1563, 76, 35, 6.028e7, 7.219, 2.7334e-3),
-    ("general LP: m = 1000, r = 115, l = 24", 1000, 115, 24, 542.0, 7.08, 0.977),
+    ("plateau, idle mapper: m = 1563, r = 76, l = 35", 1563, 76, 35, 6.028e7, 7.219, 2.7334e-3),
+    ("plateau, idle mapper: m = 1000, r = 115, l = 24", 1000, 115, 24, 542.0, 7.08, 0.977),
+    ("general LP: m = 428, r = 59, l = 41", 428, 59, 41, 6.9327e9, 6.7281, 0.2322),
 ]
 
 

@@ -213,21 +213,21 @@ fn mapreduce_example_and_sweeps_cross_the_boundary() {
 
 #[wasm_bindgen_test]
 fn a_long_report_tells_its_progress_from_inside_the_call() {
-    // A shuffle only the general LP proves (m = 1000, five reducer groups,
-    // parts nearly equal): each interior-point iteration reports the digits
-    // gained, between 0 and 1, rising to most of them.
+    // A shuffle only the general LP proves (m = 428, two reducer groups):
+    // each interior-point iteration reports the digits gained, between 0
+    // and 1, rising to most of them.
     let heard = Array::new();
     let sink = heard.clone();
     let hook = wasm_bindgen::closure::Closure::<dyn Fn(f64)>::new(move |f: f64| {
         sink.push(&JsValue::from(f));
     });
     let case = params(&[
-        ("m", "1000".into()),
-        ("r", "115".into()),
-        ("l", "24".into()),
-        ("V", "542".into()),
-        ("S", "7.08".into()),
-        ("gamma", "0.977".into()),
+        ("m", "428".into()),
+        ("r", "59".into()),
+        ("l", "41".into()),
+        ("V", "6.9327e9".into()),
+        ("S", "6.7281".into()),
+        ("gamma", "0.2322".into()),
     ]);
     let r = web::report("mapreduce".into(), case, hook.as_ref().clone()).expect("a report");
     assert!(!get(&r, "outputs").is_null(), "outputs");

@@ -709,6 +709,11 @@ impl Model for MapReduce {
     fn remarks(evaluated: &MapReduceEvaluation) -> Vec<Remark> {
         let (inputs, e) = (&evaluated.inputs, &evaluated.result);
         let mut out = Vec::new();
+        // "the last mapper", "the last 3 mappers"
+        let last = |idle: usize| match idle {
+            1 => "the last mapper".to_string(),
+            _ => format!("the last {}", plural(idle as f64, "mapper", "mappers")),
+        };
         let method = match e.solution.method {
             Method::Chain => "the chain method (every interval before the last mapper as long as its largest send), proved optimal by a dual solution".to_string(),
             Method::StartupBound => format!(
@@ -716,18 +721,18 @@ impl Model for MapReduce {
                 sig(inputs.m() as f64 * inputs.s, 6)
             ),
             Method::IdleTail { working } => format!(
-                "the chain over the first {} (every interval before mapper {working} as long as its largest send), with the last {} idle: start-ups outlast the transfers they would save; proved optimal by a dual solution",
+                "the chain over the first {} (every interval before mapper {working} as long as its largest send), with {} idle: start-ups outlast the transfers they would save; proved optimal by a dual solution",
                 plural(working as f64, "mapper", "mappers"),
-                plural((inputs.m() - working) as f64, "mapper", "mappers")
+                last(inputs.m() - working)
             ),
             Method::Plateau { plateau } => format!(
                 "the chain after a plateau: the first {} take equal parts (the windows that wrap around the mappers all hold them), every later interval as long as its largest send; proved optimal by a dual solution",
                 plural(plateau as f64, "mapper", "mappers")
             ),
             Method::PlateauIdle { working } => format!(
-                "equal parts on the first {}, the last {} idle: start-ups outlast the transfers, and every later reducer group receives the same from each working mapper; proved optimal by a dual solution",
+                "equal parts on the first {}, {} idle: start-ups outlast the transfers, and every later reducer group receives the same from each working mapper; proved optimal by a dual solution",
                 plural(working as f64, "mapper", "mappers"),
-                plural((inputs.m() - working) as f64, "mapper", "mappers")
+                last(inputs.m() - working)
             ),
             Method::PlateauDescent { plateau, working, level } => format!(
                 "equal parts on the first {}, then parts falling as fast as the start-ups allow to mapper {working}{}, {}: mapping outlasts the start-ups, so the last mappers start without waiting, and the long plateau keeps every later reducer group's largest part low; proved optimal by a dual solution",
