@@ -709,10 +709,11 @@ impl Model for MapReduce {
     fn remarks(evaluated: &MapReduceEvaluation) -> Vec<Remark> {
         let (inputs, e) = (&evaluated.inputs, &evaluated.result);
         let mut out = Vec::new();
-        // "the last mapper", "the last 3 mappers"
-        let last = |idle: usize| match idle {
-            1 => "the last mapper".to_string(),
-            _ => format!("the last {}", plural(idle as f64, "mapper", "mappers")),
+        // The mappers past `working`, idle: "no mapper idle", "the last mapper idle", "the last 3 mappers idle".
+        let idle_after = |working: usize| match inputs.m() - working {
+            0 => "no mapper idle".to_string(),
+            1 => "the last mapper idle".to_string(),
+            idle => format!("the last {idle} mappers idle"),
         };
         let method = match e.solution.method {
             Method::Chain => "the chain method (every interval before the last mapper as long as its largest send), proved optimal by a dual solution".to_string(),
@@ -721,18 +722,18 @@ impl Model for MapReduce {
                 sig(inputs.m() as f64 * inputs.s, 6)
             ),
             Method::IdleTail { working } => format!(
-                "the chain over the first {} (every interval before mapper {working} as long as its largest send), with {} idle: start-ups outlast the transfers they would save; proved optimal by a dual solution",
+                "the chain over the first {} (every interval before mapper {working} as long as its largest send), with {}: start-ups outlast the transfers they would save; proved optimal by a dual solution",
                 plural(working as f64, "mapper", "mappers"),
-                last(inputs.m() - working)
+                idle_after(working)
             ),
             Method::Plateau { plateau } => format!(
                 "the chain after a plateau: the first {} take equal parts (the windows that wrap around the mappers all hold them), every later interval as long as its largest send; proved optimal by a dual solution",
                 plural(plateau as f64, "mapper", "mappers")
             ),
             Method::PlateauIdle { working } => format!(
-                "equal parts on the first {}, {} idle: start-ups outlast the transfers, and every later reducer group receives the same from each working mapper; proved optimal by a dual solution",
+                "equal parts on the first {}, {}: start-ups outlast the transfers, and every later reducer group receives the same from each working mapper; proved optimal by a dual solution",
                 plural(working as f64, "mapper", "mappers"),
-                last(inputs.m() - working)
+                idle_after(working)
             ),
             Method::PlateauDescent { plateau, working, level } => format!(
                 "equal parts on the first {}, then parts falling as fast as the start-ups allow to mapper {working}{}, {}: mapping outlasts the start-ups, so the last mappers start without waiting, and the long plateau keeps every later reducer group's largest part low; proved optimal by a dual solution",
@@ -742,11 +743,7 @@ impl Model for MapReduce {
                     1 => " (level for one step, where two mappers tie for their windows' largest part)".to_string(),
                     n => format!(" (level for {n} steps, where two mappers tie for their windows' largest part)"),
                 },
-                match inputs.m() - working {
-                    0 => "no mapper idle".to_string(),
-                    1 => "the last mapper idle".to_string(),
-                    idle => format!("the last {idle} mappers idle"),
-                }
+                idle_after(working)
             ),
             Method::InteriorPoint { iterations } => format!(
                 "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method in {iterations} iterations and its schedule proved optimal by a dual bound to 10⁻⁹"
