@@ -51,10 +51,13 @@ fn shuffle(c: &mut Criterion) {
     }
     // Only the general LP proves the first; the plateau with an idle mapper
     // the second (the general LP's before the plateau methods took on up to
-    // 16 000 intervals).
+    // 16 000 intervals); the last two are chains falling from S/c, solved
+    // as banded systems (refused before).
     for (method, m, r, l, v, s, gamma) in [
         ("general LP", 428, 59, 41, 6.9327e9, 6.7281, 0.2322),
         ("plateau, idle mapper", 1000, 115, 24, 542.0, 7.08, 0.977),
+        ("falling chain", 2399, 4, 4, 9.7159e10, 6.8, 0.6552),
+        ("plateau of two, falling chain", 4988, 35, 37, 1.63218e12, 9.66733, 0.968523),
     ] {
         let p =
             Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: vec![a; m], s, c: gamma * 1e-6 / r as f64, v };

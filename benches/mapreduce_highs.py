@@ -57,6 +57,10 @@ REGIMES = [
     ("plateau, idle mapper: m = 1563, r = 76, l = 35", 1563, 76, 35, 6.028e7, 7.219, 2.7334e-3),
     ("plateau, idle mapper: m = 1000, r = 115, l = 24", 1000, 115, 24, 542.0, 7.08, 0.977),
     ("general LP: m = 428, r = 59, l = 41", 428, 59, 41, 6.9327e9, 6.7281, 0.2322),
+    # One reducer group, parts falling from S/c over thousands of mappers
+    # (the chain, and the chain after a plateau of two): banded solves.
+    ("falling chain: m = 2399, r = l = 4", 2399, 4, 4, 9.7159e10, 6.8, 0.6552),
+    ("plateau of two, falling chain: m = 4988, r = 35, l = 37", 4988, 35, 37, 1.63218e12, 9.66733, 0.968523),
 ]
 
 

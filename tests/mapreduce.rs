@@ -714,6 +714,35 @@ fn new_users_inputs_are_answered() {
     assert!(close(num(&out, "t_shuffle"), 100000101.00625011, 1e-12));
 }
 
+/// One reducer group whose parts fall from the chain's fixed point S/c
+/// over thousands of mappers: the chain (m = 2399) and the chain after a
+/// plateau of two (m = 4988). Both were refused before (the general LP's
+/// gap 0.50 and 0.013): a sweep in x_1 loses every digit there, and the
+/// parts and flows are solved as banded systems instead. Against HiGHS on
+/// the LP as written (`benches/mapreduce_highs.py --regimes`, feasibility
+/// tolerances 1e-10), and the parts against every constraint.
+#[test]
+fn long_falling_chains_are_proved() {
+    let a = 1e-5 + 1e-2 / 16e6;
+    for (m, r, l, v, s, gamma, highs, plateau) in [
+        (2399usize, 4usize, 4usize, 9.7159e10, 6.8, 0.6552, 16357.010568301584, None),
+        (4988, 35, 37, 1.63218e12, 9.66733, 0.968523, 48997.92130587828, Some(2)),
+    ] {
+        let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: vec![a; m], s, c: gamma * 1e-6 / r as f64, v };
+        let ours = solve(&p).unwrap_or_else(|e| panic!("m = {m}: {e}"));
+        let want = match plateau {
+            None => Method::Chain,
+            Some(plateau) => Method::Plateau { plateau },
+        };
+        assert_eq!(ours.method, want, "m = {m}");
+        assert!(close(ours.makespan(), highs, GENERAL_RTOL), "m = {m}: ours {} vs HiGHS {highs}", ours.makespan());
+        assert!(close(makespan_of(&p, &ours.alpha), ours.makespan(), 1e-9), "m = {m}");
+        // The parts fall from S/c: the first at the fixed point, the last below it.
+        let (first, last) = (ours.alpha[0], ours.alpha[m - 1]);
+        assert!(close(p.c * first, s, 1e-5) && last < 0.5 * first, "m = {m}: {first} … {last}");
+    }
+}
+
 /// The chain for identical mappers in closed form equals the chain method's
 /// O(N) passes wherever it certifies, and certifies wherever the chain
 /// method finds parts that grow along the pipeline; on small instances both

@@ -26,6 +26,7 @@ use crate::table::Table;
 
 use crate::model::{chart_specs, output_specs, Evaluated, Model, Output, Read, SweepData, View};
 
+mod banded;
 #[cfg(feature = "full")]
 pub mod descent;
 #[cfg(feature = "full")]

@@ -22,6 +22,10 @@
 //! complementary slackness gives u_k = (w − c Y_k)/A_k with
 //! Y_k = Σ_{n : h(n) = k} F_n, which one backward pass solves affinely in
 //! w; F_n ≥ 0 is dual feasibility and Σ kS u_k + w = t_{N+1} closes the gap.
+//! Where the parts fall from the chain's fixed point S/c over thousands of
+//! mappers, both passes would lose every digit (the growing mode is 10¹⁷
+//! times the answer by m = 2400); there the parts and the flows are solved
+//! as the banded systems they are ([`super::banded`]).
 //! Where the certificate fails (start-ups S that outlast transfers, many
 //! reducer groups against a slow network) other shapes of schedule are
 //! tried, each with its own certificate (the start-up bound, an idle tail,
@@ -33,6 +37,8 @@
 //! from 1e-9 to 1e15 stay within a few orders of each other.
 
 use std::collections::VecDeque;
+
+use super::banded::Banded;
 
 /// Largest number of intervals N the calculator schedules.
 pub const MAX_INTERVALS: usize = 2_000_000;
@@ -673,7 +679,9 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
     let mut x = vec![0.0; m];
     let mut settled = None;
     for _round in 0..8 {
-        plateau_affine_chain(sc, &h, plateau, &mut x).ok_or(Long)?;
+        if plateau_affine_chain(sc, &h, plateau, &mut x).ok_or(Long)? > CANCELLATION_LIMIT {
+            banded_chain(sc, &h, plateau, &mut x);
+        }
         let largest = iv.largest_senders(&x);
         let mut changed = false;
         for (n, (slot, &best)) in h.iter_mut().zip(&largest).enumerate() {
@@ -703,11 +711,11 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
     let scale = t.last().copied().ok_or(Long)?.abs().max(sc.s);
     intervals_hold(sc, &x, &t, &largest).ok_or(Long)?;
     // Duals, affine in w, backward from F_m = 1 down to the plateau.
-    let mut bucket: Vec<Affine> = vec![(0.0, 0.0); m];
+    let mut tail = vec![0.0f64; m];
     for &k in tight.iter().skip(m - 1) {
-        bucket.get_mut(k.checked_sub(1).ok_or(Long)?).ok_or(Long)?.0 += 1.0;
+        *tail.get_mut(k.checked_sub(1).ok_or(Long)?).ok_or(Long)? += 1.0;
     }
-    let mut u = vec![(0.0f64, 0.0f64); m];
+    let mut bucket: Vec<Affine> = tail.iter().map(|&t| (t, 0.0)).collect();
     let mut g = (0.0f64, 0.0f64); // Σ_{i>k} u_i
     let mut flows = vec![(0.0f64, 0.0f64); m]; // F_n for n ≥ plateau
     for k in (plateau + 1..=m).rev() {
@@ -720,9 +728,7 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
             b.1 += f.1;
         }
         let (by, a) = (*bucket.get(k - 1).ok_or(Long)?, *sc.a.get(k - 1).ok_or(Long)?);
-        let uk = ((-sc.c * by.0) / a, (1.0 - sc.c * by.1) / a);
-        *u.get_mut(k - 1).ok_or(Long)? = uk;
-        g = (g.0 + uk.0, g.1 + uk.1);
+        g = (g.0 - sc.c * by.0 / a, g.1 + (1.0 - sc.c * by.1) / a);
     }
     let f_p = (1.0 - g.0, -g.1);
     if plateau < m {
@@ -732,6 +738,7 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
         b.0 += f_p.0;
         b.1 += f_p.1;
     }
+    *flows.last_mut().ok_or(Long)? = (1.0, 0.0);
     // Σ_{j ≤ p} coverage: A_p F_p + c Φ = p w.
     let phi = bucket.iter().take(plateau).fold((0.0, 0.0), |acc, b| (acc.0 + b.0, acc.1 + b.1));
     let a_p = *sc.a.get(plateau - 1).ok_or(Long)?;
@@ -739,23 +746,35 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
     if !w.is_finite() {
         return Err(Long);
     }
+    let (mut term, mut largest_flow) = (0.0f64, 0.0f64);
+    let at_w: Vec<f64> = flows
+        .iter()
+        .map(|&(p0, q0)| {
+            term = term.max(p0.abs()).max((q0 * w).abs());
+            largest_flow = largest_flow.max((p0 + q0 * w).abs());
+            p0 + q0 * w
+        })
+        .collect();
+    // Where the sweep cancelled too many digits, the system as it stands.
+    let (flows, w) = if term * m as f64 > CANCELLATION_LIMIT * largest_flow {
+        banded_duals(sc, &h, &tail, plateau, 1.0).ok_or(Long)?
+    } else {
+        (at_w, w)
+    };
     // Flows through the tight intervals must be ≥ 0.
-    for n in plateau..m {
-        let f = flows.get(n - 1).ok_or(Long)?;
-        let v = f.0 + f.1 * w;
-        if v < -CERTIFICATE_TOL {
-            return Err(Short);
-        }
+    if flows.iter().skip(plateau - 1).any(|&f| f < -CERTIFICATE_TOL) {
+        return Err(Short);
     }
     // The plateau's split: supplies (an interval's flow over the plateau
     // members of its window) to demands w/c (and (w − A_p F_p)/c at p).
-    let fp = f_p.0 + f_p.1 * w;
+    let fp = *flows.get(plateau - 1).ok_or(Long)?;
     if !plateau_split(&iv, plateau, &tight, &flows, w, fp, a_p, sc.c) {
         return Err(Long);
     }
+    // w + Σ kS u_k with u_k = F_k − F_{k−1}: no flow before the plateau's end.
     let mut dual = w + plateau as f64 * sc.s * fp;
-    for (k, (p0, q0)) in u.iter().enumerate().skip(plateau) {
-        dual += (k + 1) as f64 * sc.s * (p0 + q0 * w);
+    for (k, (before, after)) in flows.iter().zip(flows.iter().skip(1)).enumerate().skip(plateau - 1) {
+        dual += (k + 2) as f64 * sc.s * (after - before);
     }
     let primal = t.last().copied().ok_or(Long)?;
     if (primal - dual).abs() > CERTIFICATE_TOL * scale {
@@ -775,7 +794,7 @@ fn plateau_split(
     iv: &Intervals,
     p: usize,
     tight: &[usize],
-    flows: &[Affine],
+    flows: &[f64],
     w: f64,
     fp: f64,
     a_p: f64,
@@ -794,7 +813,7 @@ fn plateau_split(
             if n < p {
                 continue; // slack: no flow
             }
-            flows.get(n - 1).map_or(0.0, |f| f.0 + f.1 * w)
+            flows.get(n - 1).copied().unwrap_or(0.0)
         } else {
             1.0
         };
@@ -1166,10 +1185,13 @@ fn tight_chain(iv: Intervals, sc: &Scaled) -> Option<(Vec<f64>, Vec<usize>, Vec<
         // mapper: then backward in x_q, which stays accurate where a long
         // chain grows from its fixed point S/c (forward, x_1 would need
         // more digits than a double has).
+        // A chain that falls from its fixed point grows away from it in x_1
+        // as fast: there, where the sweep in x_1 cancels digits, the
+        // system is solved as it stands ([`banded_chain`]).
         if h.iter().enumerate().all(|(k, &hk)| hk == k + 1) {
             backward_chain(sc, &mut x)?;
-        } else {
-            affine_chain(sc, &h, &mut x)?;
+        } else if affine_chain(sc, &h, &mut x)? > CANCELLATION_LIMIT {
+            banded_chain(sc, &h, 1, &mut x);
         }
         let largest = iv.largest_senders(&x);
         let mut changed = false;
@@ -1251,15 +1273,25 @@ fn value(x: &[f64], k: usize) -> f64 {
     x.get(k.wrapping_sub(1)).copied().unwrap_or(f64::NAN)
 }
 
+/// How much an affine sweep may lose before the chain is solved as a
+/// banded system instead: its largest term over the largest value it
+/// computes, times its length (rounding adds up along it). 10⁶ leaves ten
+/// digits, against the certificate's nine.
+const CANCELLATION_LIMIT: f64 = 1e6;
+
+/// Most multiply-subtracts a banded solve of the chain or its duals takes
+/// (some milliseconds natively).
+const BANDED_WORK: f64 = 2e7;
+
 /// x with A_{k+1} x_{k+1} = A_k x_k − S + c x_{h(k)} for k < m and Σx = 1,
-/// as x = a + b x_1.
-fn affine_chain(sc: &Scaled, h: &[usize], x: &mut [f64]) -> Option<()> {
+/// as x = a + b x_1. Returns what the sweep loses ([`CANCELLATION_LIMIT`]).
+fn affine_chain(sc: &Scaled, h: &[usize], x: &mut [f64]) -> Option<f64> {
     plateau_affine_chain(sc, h, 1, x)
 }
 
 /// The same with x_1 = … = x_p (a plateau: those intervals slack), the
 /// intervals from p on tight.
-fn plateau_affine_chain(sc: &Scaled, h: &[usize], plateau: usize, x: &mut [f64]) -> Option<()> {
+fn plateau_affine_chain(sc: &Scaled, h: &[usize], plateau: usize, x: &mut [f64]) -> Option<f64> {
     let m = x.len();
     let mut ab: Vec<(f64, f64)> = Vec::with_capacity(m);
     ab.push((0.0, 1.0));
@@ -1274,10 +1306,57 @@ fn plateau_affine_chain(sc: &Scaled, h: &[usize], plateau: usize, x: &mut [f64])
     }
     let (sa, sb) = ab.iter().fold((0.0, 0.0), |(sa, sb), (a, b)| (sa + a, sb + b));
     let x1 = (1.0 - sa) / sb;
+    let (mut term, mut part) = (0.0f64, 0.0f64);
     for (slot, (a, b)) in x.iter_mut().zip(&ab) {
         *slot = a + b * x1;
+        term = term.max(a.abs()).max((b * x1).abs());
+        part = part.max(slot.abs());
     }
-    x.iter().all(|v| v.is_finite()).then_some(())
+    x.iter().all(|v| v.is_finite()).then_some(term / part * m as f64)
+}
+
+/// The chain's equations A_{k+1} x_{k+1} − A_k x_k − c x_{h(k)} = −S for
+/// p ≤ k < q, with x_1 = … = x_p = H (a plateau; p = 1 for none), and
+/// Σx = 1 solved as a banded system ([`Banded`]) in H, x_{p+1} … x_{q−1}
+/// for x_q = 0 and for x_q = 1, the load then fixing x_q: accurate where
+/// the affine sweep in x_1 is not. Leaves x as it is (and returns `None`)
+/// beyond [`BANDED_WORK`] or on a singular system.
+fn banded_chain(sc: &Scaled, h: &[usize], plateau: usize, x: &mut [f64]) -> Option<()> {
+    let q = x.len();
+    let n = q.checked_sub(plateau).filter(|&n| n > 0 && plateau > 0)?;
+    let col = |j: usize| j.saturating_sub(plateau); // H, then x_{p+1} …
+    let rows = || h.iter().enumerate().skip(plateau - 1).map(|(k, &hk)| (k + 1, hk));
+    let lower = rows().map(|(k, hk)| col(k).saturating_sub(col(hk))).max().unwrap_or(0);
+    if n as f64 * lower as f64 * (lower + 1) as f64 > BANDED_WORK {
+        return None;
+    }
+    let mut system = Banded::new(n, lower, 1);
+    let mut unit = vec![0.0; n];
+    for (k, hk) in rows() {
+        let row = k - plateau;
+        system.add(row, col(k), -*sc.a.get(k - 1)?)?;
+        system.add(row, col((hk >= 1).then_some(hk)?), -sc.c)?;
+        let next = *sc.a.get(k)?;
+        if k + 1 < q {
+            system.add(row, col(k + 1), next)?;
+        } else {
+            *unit.get_mut(row)? = -next; // x_q = 1 moved to the right
+        }
+    }
+    let mut rhs = [vec![-sc.s; n], unit];
+    system.solve(&mut rhs)?;
+    let [free, unit] = rhs;
+    let load = |v: &[f64]| v.first().map_or(0.0, |h| h * plateau as f64) + v.iter().skip(1).sum::<f64>();
+    let xq = (1.0 - load(&free)) / (1.0 + load(&unit));
+    if !xq.is_finite() {
+        return None;
+    }
+    for (j, slot) in x.iter_mut().enumerate().take(q - 1) {
+        let c = col(j + 1);
+        *slot = free.get(c)? + unit.get(c)? * xq;
+    }
+    *x.last_mut()? = xq;
+    Some(())
 }
 
 /// x with A_{k+1} x_{k+1} = (A_k + c) x_k − S for k < m (every interval's
@@ -1354,6 +1433,73 @@ fn duals_forward(sc: &Scaled, tail: &[f64]) -> Option<(Vec<Affine>, Affine)> {
     Some((u, f))
 }
 
+/// The duals u_k = p_k + q_k w at the w where F_q = Σu = `end`, with what
+/// the sweep loses ([`CANCELLATION_LIMIT`]; its terms are the flows' partial
+/// sums).
+fn at_flow(u: &[Affine], g: Affine, end: f64) -> Option<((Vec<f64>, f64), f64)> {
+    let w = (end - g.0) / g.1;
+    if !w.is_finite() {
+        return None;
+    }
+    let (mut sp, mut sq, mut term, mut flow) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    let values = u
+        .iter()
+        .map(|&(p, q)| {
+            (sp, sq) = (sp + p, sq + q);
+            term = term.max(sp.abs()).max((sq * w).abs());
+            flow = flow.max((sp + sq * w).abs());
+            p + q * w
+        })
+        .collect();
+    Some(((values, w), term / flow.max(f64::MIN_POSITIVE) * u.len() as f64))
+}
+
+/// The duals of a chain over mappers 1..=q after a plateau of p (p = 1
+/// for none) as a banded system ([`Banded`]) in the flows F_p … F_{q−1}
+/// (no flow through the plateau's slack intervals, F_q = `end`), for w = 0
+/// and for w = 1: the plateau's equation A_p F_p + c Σ_{j ≤ p} Y_j = p w,
+/// then A_k (F_k − F_{k−1}) + c Y_k = w for p < k < q; mapper q's equation
+/// then fixes w. Returns F_1 … F_q and w; `None` beyond [`BANDED_WORK`].
+fn banded_duals(sc: &Scaled, h: &[usize], tail: &[f64], plateau: usize, end: f64) -> Option<(Vec<f64>, f64)> {
+    let q = tail.len();
+    let n = q.checked_sub(plateau).filter(|&n| n > 0 && plateau > 0)?;
+    let row = |k: usize| k.saturating_sub(plateau); // the plateau's equation, then mapper k's
+    let flows = || h.iter().enumerate().skip(plateau - 1).map(|(i, &hi)| (i + 1, hi));
+    let upper = flows().map(|(j, hj)| (j - plateau).saturating_sub(row(hj))).max().unwrap_or(0);
+    if n as f64 * (upper + 1) as f64 * (upper + 2) as f64 > BANDED_WORK {
+        return None;
+    }
+    let mut system = Banded::new(n, 1, upper);
+    let (mut free, mut unit) = (vec![0.0; n], vec![1.0; n]);
+    *unit.first_mut()? = plateau as f64;
+    for (k, &t) in tail.iter().enumerate().take(q - 1).map(|(i, t)| (i + 1, t)) {
+        *free.get_mut(row(k))? -= sc.c * t;
+        if k >= plateau {
+            let a = *sc.a.get(k - 1)?;
+            system.add(row(k), k - plateau, a)?;
+            if k > plateau {
+                system.add(row(k), k - plateau - 1, -a)?;
+            }
+        }
+    }
+    for (j, hj) in flows() {
+        system.add(row(hj), j - plateau, sc.c)?; // F_j in mapper h(j)'s Y
+    }
+    let mut rhs = [free, unit];
+    system.solve(&mut rhs)?;
+    let [free, unit] = rhs;
+    let (a_q, tail_q) = (*sc.a.get(q - 1)?, *tail.get(q - 1)?);
+    let (p, z) = (*free.last()?, *unit.last()?);
+    let w = (a_q * (end - p) + sc.c * tail_q) / (1.0 + a_q * z);
+    if !w.is_finite() {
+        return None;
+    }
+    let mut f = vec![0.0; plateau - 1];
+    f.extend(free.iter().zip(&unit).map(|(p, z)| p + z * w));
+    f.push(end);
+    Some((f, w))
+}
+
 /// Builds the dual solution of a chain over the first q mappers whose
 /// later mappers (if any) idle, and checks it: dual feasibility (every
 /// interval's flow F_n ≥ 0; an idle mapper covered by the tail intervals
@@ -1374,17 +1520,26 @@ fn certify(sc: &Scaled, x: &[f64], t: &[f64], tight: &[usize], q: usize) -> Opti
     // F_q: all the flow when every mapper works, none when the last ones idle.
     let end = if q == m { 1.0 } else { 0.0 };
     let newest = h.iter().enumerate().all(|(k, &hk)| hk == k + 1);
-    let (u, g) = if newest { duals_forward(sc, &tail)? } else { duals_backward(sc, h, &tail, end)? };
-    let w = (end - g.0) / g.1;
-    if !w.is_finite() {
-        return None;
-    }
+    let (u, w) = if newest {
+        let (u, g) = duals_forward(sc, &tail)?;
+        at_flow(&u, g, end)?.0
+    } else {
+        let (u, g) = duals_backward(sc, h, &tail, end)?;
+        match at_flow(&u, g, end)? {
+            // The flows grow from the end as the parts from the start: where
+            // the sweep in w cancels, the system as it stands.
+            (_, lost) if lost > CANCELLATION_LIMIT => {
+                let (f, w) = banded_duals(sc, h, &tail, 1, end)?;
+                (f.iter().scan(0.0, |before, &f| Some(f - std::mem::replace(before, f))).collect(), w)
+            }
+            (duals, _) => duals,
+        }
+    };
     let scale = t.last().copied()?.abs().max(sc.s);
     // Dual feasibility: F_n = Σ_{i ≤ n} u_i ≥ 0 for n < q.
     let mut f = 0.0;
     let mut dual = w + if q < m { m as f64 * sc.s } else { 0.0 };
-    for (k, (p, qw)) in u.iter().enumerate() {
-        let uk = p + qw * w;
+    for (k, &uk) in u.iter().enumerate() {
         f += uk;
         if k + 1 < q && f < -CERTIFICATE_TOL * f.abs().max(1.0) {
             return None;
