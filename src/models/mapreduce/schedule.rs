@@ -670,8 +670,25 @@ pub fn plateau_chain(p: &Shuffle) -> Option<Solution> {
     plateau_at(p, &sc, hi).ok()
 }
 
+/// The chain after a plateau of `plateau` mappers, by sweeps, and again
+/// as banded systems where the sweeps lost too many digits.
 #[cfg(feature = "full")]
 fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, PlateauFit> {
+    let mut lost = 0.0;
+    match plateau_passes(p, sc, plateau, Passes::Sweeps, &mut lost) {
+        Err(_) if lost > CANCELLATION_LIMIT => plateau_passes(p, sc, plateau, Passes::Banded, &mut 0.0),
+        done => done,
+    }
+}
+
+#[cfg(feature = "full")]
+fn plateau_passes(
+    p: &Shuffle,
+    sc: &Scaled,
+    plateau: usize,
+    how: Passes,
+    lost: &mut f64,
+) -> Result<Solution, PlateauFit> {
     use PlateauFit::{Long, Short};
     let iv = p.intervals;
     let m = iv.m();
@@ -679,7 +696,9 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
     let mut x = vec![0.0; m];
     let mut settled = None;
     for _round in 0..8 {
-        if plateau_affine_chain(sc, &h, plateau, &mut x).ok_or(Long)? > CANCELLATION_LIMIT {
+        let swept = plateau_affine_chain(sc, &h, plateau, &mut x).ok_or(Long)?;
+        *lost = lost.max(swept);
+        if how == Passes::Banded && swept > CANCELLATION_LIMIT {
             banded_chain(sc, &h, plateau, &mut x);
         }
         let largest = iv.largest_senders(&x);
@@ -756,7 +775,9 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
         })
         .collect();
     // Where the sweep cancelled too many digits, the system as it stands.
-    let (flows, w) = if term * m as f64 > CANCELLATION_LIMIT * largest_flow {
+    let swept = term * m as f64 / largest_flow.max(f64::MIN_POSITIVE);
+    *lost = lost.max(swept);
+    let (flows, w) = if how == Passes::Banded && swept > CANCELLATION_LIMIT {
         banded_duals(sc, &h, &tail, plateau, 1.0).ok_or(Long)?
     } else {
         (at_w, w)
@@ -1157,25 +1178,49 @@ pub fn chain(p: &Shuffle) -> Option<Solution> {
         return None;
     }
     let sc = p.scaled();
-    let (mut x, h, largest) = tight_chain(iv, &sc)?;
-    if x.iter().any(|&v| v < -1e-12) {
-        return None;
+    let attempt = |how: Passes, lost: &mut f64| -> Option<Solution> {
+        let (mut x, h, largest) = tight_chain(iv, &sc, how, lost)?;
+        if x.iter().any(|&v| v < -1e-12) {
+            return None;
+        }
+        // The tight senders for n < m, the largest ones after.
+        let mut tight = h;
+        tight.extend(largest.iter().skip(m - 1));
+        let t = p.boundaries(&sc, &x, &tight);
+        certify(&sc, &x, &t, &tight, m, how, lost)?;
+        for v in &mut x {
+            *v = v.max(0.0);
+        }
+        Some(p.unscale(&sc, x, t, tight, Method::Chain))
+    };
+    Passes::retried(attempt)
+}
+
+/// How the chain's parts and dual flows are found: by O(m) sweeps, or as
+/// banded systems where a sweep would lose too many digits
+/// ([`CANCELLATION_LIMIT`]; O(m ℓ²), so only on a second attempt).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Passes {
+    Sweeps,
+    Banded,
+}
+
+impl Passes {
+    /// `attempt` with sweeps, then, if it failed where they lost too many
+    /// digits (it records how many in its second argument), with banded
+    /// systems.
+    fn retried(attempt: impl Fn(Passes, &mut f64) -> Option<Solution>) -> Option<Solution> {
+        let mut lost = 0.0;
+        attempt(Passes::Sweeps, &mut lost)
+            .or_else(|| (lost > CANCELLATION_LIMIT).then(|| attempt(Passes::Banded, &mut 0.0)).flatten())
     }
-    // The tight senders for n < m, the largest ones after.
-    let mut tight = h;
-    tight.extend(largest.iter().skip(m - 1));
-    let t = p.boundaries(&sc, &x, &tight);
-    certify(&sc, &x, &t, &tight, m)?;
-    for v in &mut x {
-        *v = v.max(0.0);
-    }
-    Some(p.unscale(&sc, x, t, tight, Method::Chain))
 }
 
 /// The chain's tight pattern over the mappers of `iv` (the first q of a
 /// problem scaled as `sc`): the parts, the tight sender of each interval
-/// n < q and every interval's largest sender, once the two agree.
-fn tight_chain(iv: Intervals, sc: &Scaled) -> Option<(Vec<f64>, Vec<usize>, Vec<usize>)> {
+/// n < q and every interval's largest sender, once the two agree. `lost`
+/// records the most a sweep lost ([`CANCELLATION_LIMIT`]).
+fn tight_chain(iv: Intervals, sc: &Scaled, how: Passes, lost: &mut f64) -> Option<(Vec<f64>, Vec<usize>, Vec<usize>)> {
     let q = iv.m();
     // h[k − 1]: the sender whose constraint is tight in interval k < q.
     let mut h: Vec<usize> = (1..q).collect();
@@ -1190,8 +1235,12 @@ fn tight_chain(iv: Intervals, sc: &Scaled) -> Option<(Vec<f64>, Vec<usize>, Vec<
         // system is solved as it stands ([`banded_chain`]).
         if h.iter().enumerate().all(|(k, &hk)| hk == k + 1) {
             backward_chain(sc, &mut x)?;
-        } else if affine_chain(sc, &h, &mut x)? > CANCELLATION_LIMIT {
-            banded_chain(sc, &h, 1, &mut x);
+        } else {
+            let swept = affine_chain(sc, &h, &mut x)?;
+            *lost = lost.max(swept);
+            if how == Passes::Banded && swept > CANCELLATION_LIMIT {
+                banded_chain(sc, &h, 1, &mut x);
+            }
         }
         let largest = iv.largest_senders(&x);
         let mut changed = false;
@@ -1224,21 +1273,21 @@ pub fn idle_tail(p: &Shuffle) -> Option<Solution> {
         return None;
     }
     let sc = p.scaled();
-    let working = |q: usize| -> Option<(Vec<f64>, Vec<usize>)> {
-        let (x, h, _) = tight_chain(Intervals::new(q, iv.r(), iv.width())?, &sc)?;
+    let working = |q: usize, how: Passes, lost: &mut f64| -> Option<(Vec<f64>, Vec<usize>)> {
+        let (x, h, _) = tight_chain(Intervals::new(q, iv.r(), iv.width())?, &sc, how, lost)?;
         x.iter().all(|&v| v >= -1e-12).then_some((x, h))
     };
     let (mut lo, mut hi) = (1usize, m); // the chain over lo mappers works, over hi it does not
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        if working(mid).is_some() {
+        if working(mid, Passes::Sweeps, &mut 0.0).is_some() {
             lo = mid;
         } else {
             hi = mid;
         }
     }
-    let attempt = |q: usize| -> Option<Solution> {
-        let (mut x, h) = working(q)?;
+    let attempt = |q: usize, how: Passes, lost: &mut f64| -> Option<Solution> {
+        let (mut x, h) = working(q, how, lost)?;
         x.resize(m, 0.0);
         for v in &mut x {
             *v = v.max(0.0);
@@ -1250,10 +1299,11 @@ pub fn idle_tail(p: &Shuffle) -> Option<Solution> {
         // Every interval before the last mapper as the LP states it, the
         // slack ones past the chain included.
         intervals_hold(&sc, &x, &t, &largest)?;
-        certify(&sc, &x, &t, &tight, q)?;
+        certify(&sc, &x, &t, &tight, q, how, lost)?;
         Some(p.unscale(&sc, x, t, tight, Method::IdleTail { working: q }))
     };
-    attempt(lo).or_else(|| attempt(lo.checked_sub(1)?))
+    Passes::retried(|how, lost| attempt(lo, how, lost))
+        .or_else(|| Passes::retried(|how, lost| attempt(lo.checked_sub(1)?, how, lost)))
 }
 
 /// Every interval before the last mapper at least as long as its largest
@@ -1505,7 +1555,8 @@ fn banded_duals(sc: &Scaled, h: &[usize], tail: &[f64], plateau: usize, end: f64
 /// interval's flow F_n ≥ 0; an idle mapper covered by the tail intervals
 /// whose senders all idle) and a zero duality gap. `tight` holds the tight
 /// sender of each interval n < q, then the largest sender of each n ≥ m.
-fn certify(sc: &Scaled, x: &[f64], t: &[f64], tight: &[usize], q: usize) -> Option<()> {
+/// `lost` records the most the dual sweep lost ([`CANCELLATION_LIMIT`]).
+fn certify(sc: &Scaled, x: &[f64], t: &[f64], tight: &[usize], q: usize, how: Passes, lost: &mut f64) -> Option<()> {
     let m = x.len();
     let h = tight.get(..q.checked_sub(1)?)?;
     let tail_senders = tight.get(q.saturating_sub(1).max(m - 1).min(tight.len())..).unwrap_or(&[]);
@@ -1525,14 +1576,15 @@ fn certify(sc: &Scaled, x: &[f64], t: &[f64], tight: &[usize], q: usize) -> Opti
         at_flow(&u, g, end)?.0
     } else {
         let (u, g) = duals_backward(sc, h, &tail, end)?;
-        match at_flow(&u, g, end)? {
-            // The flows grow from the end as the parts from the start: where
-            // the sweep in w cancels, the system as it stands.
-            (_, lost) if lost > CANCELLATION_LIMIT => {
-                let (f, w) = banded_duals(sc, h, &tail, 1, end)?;
-                (f.iter().scan(0.0, |before, &f| Some(f - std::mem::replace(before, f))).collect(), w)
-            }
-            (duals, _) => duals,
+        let (duals, swept) = at_flow(&u, g, end)?;
+        *lost = lost.max(swept);
+        // The flows grow from the end as the parts from the start: where
+        // the sweep in w cancels, the system as it stands.
+        if how == Passes::Banded && swept > CANCELLATION_LIMIT {
+            let (f, w) = banded_duals(sc, h, &tail, 1, end)?;
+            (f.iter().scan(0.0, |before, &f| Some(f - std::mem::replace(before, f))).collect(), w)
+        } else {
+            duals
         }
     };
     let scale = t.last().copied()?.abs().max(sc.s);
