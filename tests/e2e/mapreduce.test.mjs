@@ -730,8 +730,8 @@ describe('mapreduce: how many mappers', () => {
 describe('mapreduce: every valid input is answered (issue 16)', () => {
   // The inputs the issue found refused ("the general simplex would need N
   // variables"), a shuffle of the plateau and the descent and one of the
-  // plateau with an idle mapper (both the general LP's before), and one
-  // only the general LP proves: each shows its results in the page, equal
+  // plateau with an idle mapper (both the general LP's before), one only
+  // the general LP proves, and a long falling chain: each shows its results in the page, equal
   // to evaluate(), with the method named.
   const INPUTS = [
     [{ m: '1000', V: '1e9' }, /start-up bound/],
@@ -742,6 +742,9 @@ describe('mapreduce: every valid input is answered (issue 16)', () => {
     [{ m: '594', r: '12', l: '8', V: '1.405e11', S: '9.037', gamma: '4.483e-2' }, /Solved by equal parts on the first 138 mappers, then parts falling as fast as the start-ups allow to mapper 593, the last mapper idle: .* proved optimal by a dual solution/],
     [{ m: '1000', r: '115', l: '24', V: '542', S: '7.08', gamma: '0.977' }, /Solved by equal parts on the first 999 mappers, the last mapper idle: .* proved optimal by a dual solution/],
     [{ m: '428', r: '59', l: '41', V: '6.9327e9', S: '6.7281', gamma: '0.2322' }, /Solved by the general LP: .* proved optimal by a dual bound to 10⁻⁹/],
+    // One reducer group, parts falling from S/c over 2399 mappers: the
+    // chain as a banded system (refused before: the general LP's gap 0.50).
+    [{ m: '2399', r: '4', l: '4', V: '9.7159e10', S: '6.8', gamma: '0.6552' }, /Solved by the chain method/],
   ];
   for (const [params, method] of INPUTS) {
     test(`${new URLSearchParams(params)} shows its results`, async () => {
