@@ -743,6 +743,35 @@ fn long_falling_chains_are_proved() {
     }
 }
 
+/// Two reducer groups where the descent pauses for a level run: the flow
+/// through the interval after each new level step stays negative for 11
+/// intervals (m = 3704) and 285 (m = 9183), which the active-set steps
+/// now take as one run (found by galloping and bisection). Both were
+/// refused as too large for the general LP before. The first equals the
+/// general LP's optimum (interior point allowed 3 × 10⁹ operations a step:
+/// 5310.025805973846 s in 17 s natively, proved to 10⁻⁹ by its dual bound).
+#[test]
+fn level_runs_of_the_descent_are_proved() {
+    let a = 1e-5 + 1e-2 / 16e6;
+    for (m, r, l, v, s, gamma, level, general) in [
+        (3704usize, 481usize, 463usize, 2.982e11, 1.4251, 0.050474, 11usize, Some(5310.025805973846)),
+        (9183, 312, 298, 8.39742e11, 2.5228, 1.80098e-2, 285, None),
+    ] {
+        let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: vec![a; m], s, c: gamma * 1e-6 / r as f64, v };
+        let ours = solve(&p).unwrap_or_else(|e| panic!("m = {m}: {e}"));
+        let Method::PlateauDescent { plateau, working, level: run } = ours.method else {
+            panic!("m = {m}: {:?}", ours.method)
+        };
+        assert_eq!((working, run), (m - 1, level), "m = {m}: the last mapper idles after a level run");
+        if let Some(general) = general {
+            assert!(close(ours.makespan(), general, GENERAL_RTOL), "m = {m}: {} vs {general}", ours.makespan());
+        }
+        // The run: equal neighbours inside the descent, and only there.
+        let flat = ours.alpha.windows(2).skip(plateau).filter(|w| w[1] > 0.0 && close(w[0], w[1], 1e-12)).count();
+        assert_eq!(flat, level, "m = {m}: equal neighbours after the plateau of {plateau}");
+    }
+}
+
 /// The chain for identical mappers in closed form equals the chain method's
 /// O(N) passes wherever it certifies, and certifies wherever the chain
 /// method finds parts that grow along the pipeline; on small instances both

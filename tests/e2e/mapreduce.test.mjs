@@ -745,6 +745,9 @@ describe('mapreduce: every valid input is answered (issue 16)', () => {
     // One reducer group, parts falling from S/c over 2399 mappers: the
     // chain as a banded system (refused before: the general LP's gap 0.50).
     [{ m: '2399', r: '4', l: '4', V: '9.7159e10', S: '6.8', gamma: '0.6552' }, /Solved by the chain method/],
+    // A descent that pauses for a run of 11 level steps (refused before as
+    // too large for the general LP).
+    [{ m: '3704', r: '481', l: '463', V: '2.982e11', S: '1.4251', gamma: '0.050474' }, /Solved by equal parts on the first 3071 mappers, then parts falling as fast as the start-ups allow to mapper 3703 \(level for 11 steps, .*\), the last mapper idle/],
   ];
   for (const [params, method] of INPUTS) {
     test(`${new URLSearchParams(params)} shows its results`, async () => {

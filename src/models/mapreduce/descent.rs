@@ -22,6 +22,10 @@
 //! on a kink of the windows' maxima (found where a descent's dual flow
 //! turns negative, typically ℓ − 2 intervals before the last working
 //! mapper). Level steps add no unknown: the parts stay affine in (H, y).
+//! They may come as a run (11 at m = 3704, ℓ = 463; 285 at m = 9183,
+//! ℓ = 298), each new one leaving the flow through the next interval
+//! negative: the run's length is then found by galloping and bisection, as
+//! one active-set step.
 //!
 //! Where many reducer groups share a slow network and mapping is slow
 //! beside the start-ups (AV/m ≫ S), this is the optimum the general LP
@@ -464,9 +468,44 @@ impl Shape<'_> {
                 flats.push(n);
                 flats.sort_unstable();
                 let idle = c.working < m;
+                // A level step next to one already taken grows a level run
+                // (ℓ long at most), as long as the flow through the interval
+                // after it stays negative: its length is found by galloping
+                // and bisection, one pivot in all.
+                let grows = n >= 1 && c.flats.contains(&(n - 1)) && c.flats.len() < self.iv.width();
+                let level = |flats: &[usize]| {
+                    if !grows {
+                        return next(c.slack, flats);
+                    }
+                    let run = |len: usize| -> Vec<usize> {
+                        let mut run: Vec<usize> = c.flats.iter().copied().chain(n..n + len).collect();
+                        run.sort_unstable();
+                        run.dedup();
+                        run
+                    };
+                    let short = |len: usize| {
+                        search(c.slack, &run(len)).is_some_and(|next| {
+                            matches!(self.certify(&next), Err(Some(Pivot::Flow(k))) if k == n + len)
+                        })
+                    };
+                    let most = (c.working - n).min(self.iv.width() - c.flats.len()).max(1);
+                    let (mut lo, mut hi) = (0, 1); // a run of lo is short, of hi not known to be
+                    while hi < most && short(hi) {
+                        (lo, hi) = (hi, (2 * hi).min(most));
+                    }
+                    while hi - lo > 1 {
+                        let mid = lo + (hi - lo) / 2;
+                        if short(mid) {
+                            lo = mid;
+                        } else {
+                            hi = mid;
+                        }
+                    }
+                    next(c.slack, &run(hi))
+                };
                 idle.then(|| next(moved, &without(n)))
                     .flatten()
-                    .or_else(|| (n < c.working && !c.flats.contains(&n)).then(|| next(c.slack, &flats)).flatten())
+                    .or_else(|| (n < c.working && !c.flats.contains(&n)).then(|| level(&flats)).flatten())
                     .or_else(|| (idle && near).then(|| next(Slack::At(n), &without(n))).flatten())
             }
             Pivot::Flow(_) => None,
