@@ -493,15 +493,7 @@ impl Shape<'_> {
                     while hi < most && short(hi) {
                         (lo, hi) = (hi, (2 * hi).min(most));
                     }
-                    while hi - lo > 1 {
-                        let mid = lo + (hi - lo) / 2;
-                        if short(mid) {
-                            lo = mid;
-                        } else {
-                            hi = mid;
-                        }
-                    }
-                    next(c.slack, &run(hi))
+                    next(c.slack, &run(last_fitting(lo, hi, &short) + 1))
                 };
                 idle.then(|| next(moved, &without(n)))
                     .flatten()

@@ -674,11 +674,7 @@ pub fn plateau_chain(p: &Shuffle) -> Option<Solution> {
 /// as banded systems where the sweeps lost too many digits.
 #[cfg(feature = "full")]
 fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, PlateauFit> {
-    let mut lost = 0.0;
-    match plateau_passes(p, sc, plateau, Passes::Sweeps, &mut lost) {
-        Err(_) if lost > CANCELLATION_LIMIT => plateau_passes(p, sc, plateau, Passes::Banded, &mut 0.0),
-        done => done,
-    }
+    Passes::retried(|how, lost| plateau_passes(p, sc, plateau, how, lost))
 }
 
 #[cfg(feature = "full")]
@@ -765,18 +761,9 @@ fn plateau_passes(
     if !w.is_finite() {
         return Err(Long);
     }
-    let (mut term, mut largest_flow) = (0.0f64, 0.0f64);
-    let at_w: Vec<f64> = flows
-        .iter()
-        .map(|&(p0, q0)| {
-            term = term.max(p0.abs()).max((q0 * w).abs());
-            largest_flow = largest_flow.max((p0 + q0 * w).abs());
-            p0 + q0 * w
-        })
-        .collect();
-    // Where the sweep cancelled too many digits, the system as it stands.
-    let swept = term * m as f64 / largest_flow.max(f64::MIN_POSITIVE);
+    let (at_w, swept) = at(flows.iter().copied(), w);
     *lost = lost.max(swept);
+    // Where the sweep cancelled too many digits, the system as it stands.
     let (flows, w) = if how == Passes::Banded && swept > CANCELLATION_LIMIT {
         banded_duals(sc, &h, &tail, plateau, 1.0).ok_or(Long)?
     } else {
@@ -792,11 +779,7 @@ fn plateau_passes(
     if !plateau_split(&iv, plateau, &tight, &flows, w, fp, a_p, sc.c) {
         return Err(Long);
     }
-    // w + Σ kS u_k with u_k = F_k − F_{k−1}: no flow before the plateau's end.
-    let mut dual = w + plateau as f64 * sc.s * fp;
-    for (k, (before, after)) in flows.iter().zip(flows.iter().skip(1)).enumerate().skip(plateau - 1) {
-        dual += (k + 2) as f64 * sc.s * (after - before);
-    }
+    let dual = w + sc.s * startup_weight(&flows, plateau);
     let primal = t.last().copied().ok_or(Long)?;
     if (primal - dual).abs() > CERTIFICATE_TOL * scale {
         return Err(Long);
@@ -1193,7 +1176,7 @@ pub fn chain(p: &Shuffle) -> Option<Solution> {
         }
         Some(p.unscale(&sc, x, t, tight, Method::Chain))
     };
-    Passes::retried(attempt)
+    Passes::retried(|how, lost| attempt(how, lost).ok_or(())).ok()
 }
 
 /// How the chain's parts and dual flows are found: by O(m) sweeps, or as
@@ -1209,10 +1192,12 @@ impl Passes {
     /// `attempt` with sweeps, then, if it failed where they lost too many
     /// digits (it records how many in its second argument), with banded
     /// systems.
-    fn retried(attempt: impl Fn(Passes, &mut f64) -> Option<Solution>) -> Option<Solution> {
+    fn retried<T, E>(attempt: impl Fn(Passes, &mut f64) -> Result<T, E>) -> Result<T, E> {
         let mut lost = 0.0;
-        attempt(Passes::Sweeps, &mut lost)
-            .or_else(|| (lost > CANCELLATION_LIMIT).then(|| attempt(Passes::Banded, &mut 0.0)).flatten())
+        match attempt(Passes::Sweeps, &mut lost) {
+            Err(_) if lost > CANCELLATION_LIMIT => attempt(Passes::Banded, &mut 0.0),
+            done => done,
+        }
     }
 }
 
@@ -1302,8 +1287,8 @@ pub fn idle_tail(p: &Shuffle) -> Option<Solution> {
         certify(&sc, &x, &t, &tight, q, how, lost)?;
         Some(p.unscale(&sc, x, t, tight, Method::IdleTail { working: q }))
     };
-    Passes::retried(|how, lost| attempt(lo, how, lost))
-        .or_else(|| Passes::retried(|how, lost| attempt(lo.checked_sub(1)?, how, lost)))
+    let retried = |q: usize| Passes::retried(|how, lost| attempt(q, how, lost).ok_or(())).ok();
+    retried(lo).or_else(|| retried(lo.checked_sub(1)?))
 }
 
 /// Every interval before the last mapper at least as long as its largest
@@ -1483,25 +1468,46 @@ fn duals_forward(sc: &Scaled, tail: &[f64]) -> Option<(Vec<Affine>, Affine)> {
     Some((u, f))
 }
 
-/// The duals u_k = p_k + q_k w at the w where F_q = Σu = `end`, with what
-/// the sweep loses ([`CANCELLATION_LIMIT`]; its terms are the flows' partial
-/// sums).
-fn at_flow(u: &[Affine], g: Affine, end: f64) -> Option<((Vec<f64>, f64), f64)> {
+/// Values p + q w of affine pairs, with what the sweep that built them
+/// loses ([`CANCELLATION_LIMIT`]): their largest term over their largest
+/// value, times their count.
+fn at(pairs: impl ExactSizeIterator<Item = Affine>, w: f64) -> (Vec<f64>, f64) {
+    let count = pairs.len() as f64;
+    let (mut term, mut largest) = (0.0f64, 0.0f64);
+    let values = pairs
+        .map(|(p, q)| {
+            term = term.max(p.abs()).max((q * w).abs());
+            largest = largest.max((p + q * w).abs());
+            p + q * w
+        })
+        .collect();
+    (values, term / largest.max(f64::MIN_POSITIVE) * count)
+}
+
+/// The flows F_k = Σ_{i ≤ k} u_i of duals u_k = p_k + q_k w, at the w where
+/// F_q = `end`, with what the sweep loses ([`at`]).
+fn flows_at(u: &[Affine], g: Affine, end: f64) -> Option<((Vec<f64>, f64), f64)> {
     let w = (end - g.0) / g.1;
     if !w.is_finite() {
         return None;
     }
-    let (mut sp, mut sq, mut term, mut flow) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-    let values = u
-        .iter()
-        .map(|&(p, q)| {
-            (sp, sq) = (sp + p, sq + q);
-            term = term.max(sp.abs()).max((sq * w).abs());
-            flow = flow.max((sp + sq * w).abs());
-            p + q * w
-        })
-        .collect();
-    Some(((values, w), term / flow.max(f64::MIN_POSITIVE) * u.len() as f64))
+    let mut sum: Affine = (0.0, 0.0);
+    let sums = u.iter().map(|&(p, q)| {
+        sum = (sum.0 + p, sum.1 + q);
+        sum
+    });
+    let (flows, lost) = at(sums, w);
+    Some(((flows, w), lost))
+}
+
+/// Σ_{k ≥ p} k (F_k − F_{k−1}) with F_{p−1} = 0 (no flow through a
+/// plateau's slack intervals; p = 1 for none): the start-ups' share of
+/// the dual's value Σ kS u_k, over S.
+fn startup_weight(flows: &[f64], plateau: usize) -> f64 {
+    let mut before = 0.0;
+    flows.iter().enumerate().skip(plateau - 1).fold(0.0, |sum, (k, &f)| {
+        sum + (k + 1) as f64 * (f - std::mem::replace(&mut before, f))
+    })
 }
 
 /// The duals of a chain over mappers 1..=q after a plateau of p (p = 1
@@ -1571,33 +1577,27 @@ fn certify(sc: &Scaled, x: &[f64], t: &[f64], tight: &[usize], q: usize, how: Pa
     // F_q: all the flow when every mapper works, none when the last ones idle.
     let end = if q == m { 1.0 } else { 0.0 };
     let newest = h.iter().enumerate().all(|(k, &hk)| hk == k + 1);
-    let (u, w) = if newest {
+    let (flows, w) = if newest {
         let (u, g) = duals_forward(sc, &tail)?;
-        at_flow(&u, g, end)?.0
+        flows_at(&u, g, end)?.0
     } else {
         let (u, g) = duals_backward(sc, h, &tail, end)?;
-        let (duals, swept) = at_flow(&u, g, end)?;
+        let (flows, swept) = flows_at(&u, g, end)?;
         *lost = lost.max(swept);
         // The flows grow from the end as the parts from the start: where
         // the sweep in w cancels, the system as it stands.
         if how == Passes::Banded && swept > CANCELLATION_LIMIT {
-            let (f, w) = banded_duals(sc, h, &tail, 1, end)?;
-            (f.iter().scan(0.0, |before, &f| Some(f - std::mem::replace(before, f))).collect(), w)
+            banded_duals(sc, h, &tail, 1, end)?
         } else {
-            duals
+            flows
         }
     };
     let scale = t.last().copied()?.abs().max(sc.s);
     // Dual feasibility: F_n = Σ_{i ≤ n} u_i ≥ 0 for n < q.
-    let mut f = 0.0;
-    let mut dual = w + if q < m { m as f64 * sc.s } else { 0.0 };
-    for (k, &uk) in u.iter().enumerate() {
-        f += uk;
-        if k + 1 < q && f < -CERTIFICATE_TOL * f.abs().max(1.0) {
-            return None;
-        }
-        dual += (k + 1) as f64 * sc.s * uk;
+    if flows.iter().take(q - 1).any(|&f| f < -CERTIFICATE_TOL * f.abs().max(1.0)) {
+        return None;
     }
+    let dual = w + if q < m { m as f64 * sc.s } else { 0.0 } + sc.s * startup_weight(&flows, 1);
     if q < m && !idle_covered(sc, q, m, w, idle_windows.len()) {
         return None;
     }
