@@ -31,6 +31,13 @@
 //! beside the start-ups (AV/m ≫ S), this is the optimum the general LP
 //! finds; here it costs a few passes over the m mappers instead.
 //!
+//! With one reducer group the descent goes at its own pace: every
+//! interval from the plateau on is tight, down to the last mapper whose
+//! part can still drop to zero, and the rest idle. That is the idle tail's
+//! chain ([`super::schedule::idle_tail`]) after a plateau: at m = 8053,
+//! r = 280, ℓ = 281 a plateau of 5, a descent over 8003 mappers and 45
+//! idle, which the general LP proves only to 2.8 × 10⁻⁶.
+//!
 //! # The proof
 //!
 //! The dual has no flow through the slack intervals (the plateau's, the
@@ -359,12 +366,13 @@ fn search(
 }
 
 /// The schedule of this shape with the shortest shuffle over none, one or
-/// a bisection width of idle mappers, proved optimal; `None` where it does
-/// not apply or its dual is infeasible.
+/// a bisection width of idle mappers, or as many as a descent at its own
+/// pace leaves idle, proved optimal; `None` where it does not apply or its
+/// dual is infeasible.
 pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
-    if p.a.len() != m || m < 3 || iv.groups() < 2 {
+    if p.a.len() != m || m < 3 {
         return None;
     }
     let sc = p.scaled();
@@ -395,7 +403,31 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
         found.sort_by(|a, b| a.length.total_cmp(&b.length));
         found.into_iter().find_map(|c| shape.prove(c, PIVOTS))
     };
-    let best = prove_shortest(&idle).or_else(|| prove_shortest(&level))?;
+    // Last, the descent that runs out at its own pace: every interval from
+    // the plateau on tight, and q the last working mapper, the one whose
+    // part can drop to zero with mapper q + 1 idle. A plateau of one finds
+    // q by bisection (a longer descent runs out before it ends, a shorter
+    // one cannot drop to zero). With one reducer group this is the only
+    // shape tried: the idle tail's chain after a plateau (m = 8053,
+    // ℓ = 281: a plateau of 5, 45 idle).
+    let own_pace = || {
+        let runs_out = |q: usize| parts(&sc, &lo, m, 1, q, Slack::At(q), &[]).err() == Some(Fit::Short);
+        let (mut fits, mut out) = (1, m); // the longest descent that does not run out is in fits..out
+        while out - fits > 1 {
+            let mid = fits + (out - fits) / 2;
+            if runs_out(mid) {
+                out = mid;
+            } else {
+                fits = mid;
+            }
+        }
+        prove_shortest(&[(m - fits, Slack::At(fits), &[][..])])
+    };
+    let best = if iv.groups() == 1 {
+        own_pace()
+    } else {
+        prove_shortest(&idle).or_else(|| prove_shortest(&level)).or_else(own_pace)
+    }?;
     let largest = iv.largest_senders(&best.x);
     let t = p.boundaries(&sc, &best.x, &largest);
     intervals_hold(&sc, &best.x, &t, &largest)?;
@@ -484,9 +516,9 @@ impl Shape<'_> {
                         run
                     };
                     let short = |len: usize| {
-                        search(c.slack, &run(len)).is_some_and(|next| {
-                            matches!(self.certify(&next), Err(Some(Pivot::Flow(k))) if k == n + len)
-                        })
+                        search(c.slack, &run(len)).is_some_and(
+                            |next| matches!(self.certify(&next), Err(Some(Pivot::Flow(k))) if k == n + len),
+                        )
                     };
                     let most = (c.working - n).min(self.iv.width() - c.flats.len()).max(1);
                     let (mut lo, mut hi) = (0, 1); // a run of lo is short, of hi not known to be

@@ -277,11 +277,19 @@ fn mappers_remark(inputs: &Inputs, e: &Evaluation) -> Option<Remark> {
             )
         }
         MapperSearch::Best { .. } => return None,
-        MapperSearch::Unproven { m: stuck, best } => format!(
-            "m_best is not shown: m' = {stuck} is not ruled out by its lower bound but needs the general solver, or more interval passes than the search's budget of {}{}.",
-            mappers::SEARCH_INTERVALS,
-            best.map(|(b, t)| format!("; the best count found is m' = {b} with T = {} s", sig(t + e.t_red, 6))).unwrap_or_default()
-        ),
+        MapperSearch::Unproven { m: stuck, best } => {
+            // The given m is a count solved too (the search may not reach it).
+            let best = match best {
+                Some((b, t)) if t < e.t_shuffle => (b, t),
+                _ => (m, e.t_shuffle),
+            };
+            format!(
+                "m_best is not shown: m' = {stuck} is not ruled out by its lower bound but needs the general solver, or more interval passes than the search's budget of {}; the best count found is m' = {} with T = {} s.",
+                crate::format::number(mappers::SEARCH_INTERVALS as f64, 2),
+                best.0,
+                sig(best.1 + e.t_red, 6)
+            )
+        }
     };
     Some(Remark { key: Some("m_best"), level: Level::Info, text })
 }
@@ -737,14 +745,19 @@ impl Model for MapReduce {
                 idle_after(working)
             ),
             Method::PlateauDescent { plateau, working, level } => format!(
-                "equal parts on the first {}, then parts falling as fast as the start-ups allow to mapper {working}{}, {}: mapping outlasts the start-ups, so the last mappers start without waiting, and the long plateau keeps every later reducer group's largest part low; proved optimal by a dual solution",
+                "equal parts on the first {}, then parts falling as fast as the start-ups allow to mapper {working}{}, {}: mapping outlasts the start-ups, so the last mappers start without waiting, and {}; proved optimal by a dual solution",
                 plural(plateau as f64, "mapper", "mappers"),
                 match level {
                     0 => String::new(),
                     1 => " (level for one step, where two mappers tie for their windows' largest part)".to_string(),
                     n => format!(" (level for {n} steps, where two mappers tie for their windows' largest part)"),
                 },
-                idle_after(working)
+                idle_after(working),
+                if inputs.intervals.groups() == 1 {
+                    "the rest would start after the transfers they could save"
+                } else {
+                    "the long plateau keeps every later reducer group's largest part low"
+                }
             ),
             Method::InteriorPoint { iterations } => format!(
                 "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method in {iterations} iterations and its schedule proved optimal by a dual bound to 10⁻⁹"
