@@ -1234,3 +1234,41 @@ fn one_group_descent_at_its_own_pace_equals_the_lp_as_written() {
     }
     assert!(proved >= 100 && idle >= 20, "{proved} of 300 proved by the descent, {idle} with idle mappers");
 }
+
+/// Equal parts with idle last mappers past the form's plateau limit (16 000
+/// intervals): their proof splits the tail's flows evenly over the working
+/// mappers by Hall's condition on arcs, O(N log N), where a maximum flow
+/// took minutes. Refused before as too large for the general LP (3.7 × 10⁸
+/// and 3.2 × 10⁸ operations a step). The parts' T is recomputed here from
+/// the interval tables, and the same shape at m = 2000 equals the general LP.
+#[test]
+fn equal_parts_with_idle_mappers_are_proved_past_the_plateau_limit() {
+    let a = 1e-5 + 1e-2 / 16e6;
+    for (m, r, l, v, s, gamma, working) in [
+        (63167usize, 93usize, 43usize, 1.36071e4, 3.7902, 8.8506e-2, 63166usize),
+        (12521, 573, 96, 6.68793e5, 0.75068, 1.81512e-3, 12520),
+    ] {
+        let iv = Intervals::new(m, r, l).unwrap();
+        assert!(iv.count() > 16_000, "m = {m}: N = {}", iv.count());
+        let p = Shuffle { intervals: iv, a: vec![a; m], s, c: gamma * 1e-6 / r as f64, v };
+        let ours = solve(&p).unwrap_or_else(|e| panic!("m = {m}: {e}"));
+        assert_eq!(ours.method, Method::PlateauIdle { working }, "m = {m}");
+        // Equal parts V/q on the first q mappers, none after: every interval
+        // from m on lasts c V/q where a working mapper sends in it.
+        let h = v / working as f64;
+        assert!(ours.alpha.iter().enumerate().all(|(i, &x)| if i < working { close(x, h, 1e-12) } else { x == 0.0 }));
+        let sending = (m..=iv.count()).filter(|&n| iv.senders(n).any(|g| g.lo <= working)).count();
+        let t = m as f64 * s + p.c * h * sending as f64;
+        assert!(close(ours.makespan(), t, CLOSED_RTOL), "m = {m}: {} vs {t}", ours.makespan());
+    }
+    let p = Shuffle {
+        intervals: Intervals::new(2000, 93, 43).unwrap(),
+        a: vec![a; 2000],
+        s: 3.7902,
+        c: 8.8506e-2 * 1e-6 / 93.0,
+        v: 1.36071e4,
+    };
+    let (ours, lp) = (solve(&p).unwrap(), general(&p).unwrap());
+    assert_eq!(ours.method, Method::PlateauIdle { working: 1999 });
+    assert!(close(ours.makespan(), lp.makespan(), GENERAL_RTOL), "{} vs {}", ours.makespan(), lp.makespan());
+}

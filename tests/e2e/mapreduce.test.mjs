@@ -753,6 +753,9 @@ describe('mapreduce: every valid input is answered (issue 16)', () => {
     // One reducer group whose chain runs out before the last 45 mappers,
     // after a plateau of 5 (refused before: the general LP's gap 2.8 × 10⁻⁶).
     [{ m: '8053', r: '280', l: '281', V: '1.93433e13', S: '8.29517', gamma: '0.33477' }, /Solved by equal parts on the first 5 mappers, then parts falling as fast as the start-ups allow to mapper 8008, the last 45 mappers idle/],
+    // Equal parts with an idle last mapper over 75 218 intervals, past the
+    // plateau methods' limit (refused before as too large for the general LP).
+    [{ m: '12521', r: '573', l: '96', V: '6.68793e5', S: '0.75068', gamma: '1.81512e-3' }, /Solved by equal parts on the first 12520 mappers, the last mapper idle/],
   ];
   for (const [params, method] of INPUTS) {
     test(`${new URLSearchParams(params)} shows its results`, async () => {
