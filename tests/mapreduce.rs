@@ -42,6 +42,15 @@ const GENERAL_RTOL: f64 = 1e-9;
 /// million rows, 21 minutes).
 const HIGHS_8053: f64 = 66827.34235685431;
 
+/// The lecture's map cost per unit, A = a_map + s_map/lu.
+const LECTURE_A: f64 = 1e-5 + 1e-2 / 16e6;
+
+/// A shuffle of identical mappers at the lecture's rates (A, C = 10⁻⁶ s/B)
+/// with m mappers, r reducers, width ℓ, load V, start-up S and ratio γ.
+fn lecture_shuffle(m: usize, r: usize, l: usize, v: f64, s: f64, gamma: f64) -> Shuffle {
+    Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: vec![LECTURE_A; m], s, c: gamma * 1e-6 / r as f64, v }
+}
+
 /// A reproducible stream of uniform numbers in [0, 1) (a 64-bit LCG).
 fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
     move || {
@@ -728,13 +737,11 @@ fn new_users_inputs_are_answered() {
 /// tolerances 1e-10), and the parts against every constraint.
 #[test]
 fn long_falling_chains_are_proved() {
-    let a = 1e-5 + 1e-2 / 16e6;
     for (m, r, l, v, s, gamma, highs, plateau) in [
         (2399usize, 4usize, 4usize, 9.7159e10, 6.8, 0.6552, 16357.010568301584, None),
         (4988, 35, 37, 1.63218e12, 9.66733, 0.968523, 48997.92130587828, Some(2)),
     ] {
-        let p =
-            Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: vec![a; m], s, c: gamma * 1e-6 / r as f64, v };
+        let p = lecture_shuffle(m, r, l, v, s, gamma);
         let ours = solve(&p).unwrap_or_else(|e| panic!("m = {m}: {e}"));
         let want = match plateau {
             None => Method::Chain,
@@ -758,13 +765,11 @@ fn long_falling_chains_are_proved() {
 /// 5310.025805973846 s in 17 s natively, proved to 10⁻⁹ by its dual bound).
 #[test]
 fn level_runs_of_the_descent_are_proved() {
-    let a = 1e-5 + 1e-2 / 16e6;
     for (m, r, l, v, s, gamma, level, general) in [
         (3704usize, 481usize, 463usize, 2.982e11, 1.4251, 0.050474, 11usize, Some(5310.025805973846)),
         (9183, 312, 298, 8.39742e11, 2.5228, 1.80098e-2, 285, None),
     ] {
-        let p =
-            Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: vec![a; m], s, c: gamma * 1e-6 / r as f64, v };
+        let p = lecture_shuffle(m, r, l, v, s, gamma);
         let ours = solve(&p).unwrap_or_else(|e| panic!("m = {m}: {e}"));
         let Method::PlateauDescent { plateau, working, level: run } = ours.method else {
             panic!("m = {m}: {:?}", ours.method)
@@ -1176,9 +1181,8 @@ fn plateau_and_descent_equal_the_lp_as_written_on_small_instances() {
 /// own pace, against HiGHS on the LP as written and every constraint.
 #[test]
 fn one_group_descent_after_a_plateau_is_proved() {
-    let a = 1e-5 + 1e-2 / 16e6;
-    let (m, r, l, v, s, gamma) = (8053usize, 280usize, 281usize, 1.93433e13, 8.29517, 0.33477);
-    let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: vec![a; m], s, c: gamma * 1e-6 / r as f64, v };
+    let (m, r, a, s) = (8053, 280, LECTURE_A, 8.29517);
+    let p = lecture_shuffle(m, r, 281, 1.93433e13, s, 0.33477);
     let ours = solve(&p).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(ours.method, Method::PlateauDescent { plateau: 5, working: 8008, level: 0 });
     assert!(close(ours.makespan(), HIGHS_8053, GENERAL_RTOL), "ours {} vs HiGHS {HIGHS_8053}", ours.makespan());
@@ -1243,14 +1247,13 @@ fn one_group_descent_at_its_own_pace_equals_the_lp_as_written() {
 /// the interval tables, and the same shape at m = 2000 equals the general LP.
 #[test]
 fn equal_parts_with_idle_mappers_are_proved_past_the_plateau_limit() {
-    let a = 1e-5 + 1e-2 / 16e6;
     for (m, r, l, v, s, gamma, working) in [
         (63167usize, 93usize, 43usize, 1.36071e4, 3.7902, 8.8506e-2, 63166usize),
         (12521, 573, 96, 6.68793e5, 0.75068, 1.81512e-3, 12520),
     ] {
-        let iv = Intervals::new(m, r, l).unwrap();
+        let p = lecture_shuffle(m, r, l, v, s, gamma);
+        let iv = p.intervals;
         assert!(iv.count() > 16_000, "m = {m}: N = {}", iv.count());
-        let p = Shuffle { intervals: iv, a: vec![a; m], s, c: gamma * 1e-6 / r as f64, v };
         let ours = solve(&p).unwrap_or_else(|e| panic!("m = {m}: {e}"));
         assert_eq!(ours.method, Method::PlateauIdle { working }, "m = {m}");
         // Equal parts V/q on the first q mappers, none after: every interval
@@ -1261,13 +1264,7 @@ fn equal_parts_with_idle_mappers_are_proved_past_the_plateau_limit() {
         let t = m as f64 * s + p.c * h * sending as f64;
         assert!(close(ours.makespan(), t, CLOSED_RTOL), "m = {m}: {} vs {t}", ours.makespan());
     }
-    let p = Shuffle {
-        intervals: Intervals::new(2000, 93, 43).unwrap(),
-        a: vec![a; 2000],
-        s: 3.7902,
-        c: 8.8506e-2 * 1e-6 / 93.0,
-        v: 1.36071e4,
-    };
+    let p = lecture_shuffle(2000, 93, 43, 1.36071e4, 3.7902, 8.8506e-2);
     let (ours, lp) = (solve(&p).unwrap(), general(&p).unwrap());
     assert_eq!(ours.method, Method::PlateauIdle { working: 1999 });
     assert!(close(ours.makespan(), lp.makespan(), GENERAL_RTOL), "{} vs {}", ours.makespan(), lp.makespan());

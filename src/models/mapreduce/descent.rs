@@ -258,8 +258,9 @@ fn length(sc: &Scaled, m: usize, tail: &[(Window, f64)], x: &Parts) -> f64 {
     m as f64 * sc.s + last + sc.c * tail.iter().map(|(w, weight)| weight * x.get(oldest(w))).sum::<f64>()
 }
 
-/// The plateau nearest `unfit` that still fits, by bisection from `fit`
-/// (which fits) towards `unfit` (which does not), on either side.
+/// The length (of a plateau, a level run, a descent) nearest `unfit` that
+/// still fits, by bisection from `fit` (which fits) towards `unfit` (which
+/// does not), on either side.
 fn last_fitting(mut fit: usize, mut unfit: usize, fits: &dyn Fn(usize) -> bool) -> usize {
     while fit.abs_diff(unfit) > 1 {
         let mid = fit.min(unfit) + fit.abs_diff(unfit) / 2;
@@ -411,17 +412,9 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     // shape tried: the idle tail's chain after a plateau (m = 8053,
     // ℓ = 281: a plateau of 5, 45 idle).
     let own_pace = || {
-        let runs_out = |q: usize| parts(&sc, &lo, m, 1, q, Slack::At(q), &[]).err() == Some(Fit::Short);
-        let (mut fits, mut out) = (1, m); // the longest descent that does not run out is in fits..out
-        while out - fits > 1 {
-            let mid = fits + (out - fits) / 2;
-            if runs_out(mid) {
-                out = mid;
-            } else {
-                fits = mid;
-            }
-        }
-        prove_shortest(&[(m - fits, Slack::At(fits), &[][..])])
+        let lasts = |q: usize| parts(&sc, &lo, m, 1, q, Slack::At(q), &[]).err() != Some(Fit::Short);
+        let q = last_fitting(1, m, &lasts);
+        prove_shortest(&[(m - q, Slack::At(q), &[][..])])
     };
     let best = if iv.groups() == 1 {
         own_pace()

@@ -380,26 +380,14 @@ pub fn solve_within(p: &Shuffle, budget: Budget) -> Result<Solution, SolveError>
         None => plateau_first(&p.intervals),
         Some(most) => p.intervals.count() <= most,
     };
-    if let Some(s) = plateau.then(|| plateau_methods(p)).flatten() {
-        return Ok(s);
-    }
-    // Past the form's limit the plateau with idle mappers alone: its proof
-    // is O(N log N) where its windows are arcs (a split by Hall's
-    // condition, [`arcs_split_evenly`]), 0.18 s at N = 189 507.
-    if let Some(s) = (!plateau && budget.plateau_intervals.is_none()).then(|| plateau_idle_method(p)).flatten() {
+    // Past the limit the form still tries equal parts with idle mappers:
+    // their proof is O(N log N) where the windows are arcs
+    // ([`arcs_split_evenly`]), 0.18 s at N = 189 507.
+    let form = budget.plateau_intervals.is_none();
+    if let Some(s) = (plateau || form).then(|| plateau_methods(p, plateau)).flatten() {
         return Ok(s);
     }
     general_within(p, budget.general_work)
-}
-
-#[cfg(feature = "full")]
-fn plateau_idle_method(p: &Shuffle) -> Option<Solution> {
-    plateau_idle(p)
-}
-
-#[cfg(not(feature = "full"))]
-fn plateau_idle_method(_: &Shuffle) -> Option<Solution> {
-    None
 }
 
 /// Most intervals the plateau methods always take on: their split of the
@@ -434,16 +422,16 @@ fn plateau_first(iv: &Intervals) -> bool {
 /// milliseconds natively); up to [`PLATEAU_INTERVALS`] the worker does.
 pub const PLATEAU_QUICK_INTERVALS: usize = 1_000;
 
-/// The chain after a plateau, then equal parts with idle last mappers.
-/// Only in the full module: the page's first-paint module leaves these
-/// shuffles to the worker.
+/// The chain after a plateau (where `chain`), then equal parts with idle
+/// last mappers. Only in the full module: the page's first-paint module
+/// leaves these shuffles to the worker.
 #[cfg(feature = "full")]
-fn plateau_methods(p: &Shuffle) -> Option<Solution> {
-    plateau_chain(p).or_else(|| plateau_idle(p))
+fn plateau_methods(p: &Shuffle, chain: bool) -> Option<Solution> {
+    chain.then(|| plateau_chain(p)).flatten().or_else(|| plateau_idle(p))
 }
 
 #[cfg(not(feature = "full"))]
-fn plateau_methods(_: &Shuffle) -> Option<Solution> {
+fn plateau_methods(_: &Shuffle, _: bool) -> Option<Solution> {
     None
 }
 
@@ -485,7 +473,7 @@ pub fn solve_quick(p: &Shuffle) -> Option<Result<Solution, SolveError>> {
         return Some(Ok(s));
     }
     if n <= PLATEAU_QUICK_INTERVALS && cfg!(feature = "full") {
-        if let Some(s) = plateau_methods(p) {
+        if let Some(s) = plateau_methods(p, true) {
             return Some(Ok(s));
         }
     } else if plateau_first(&p.intervals) {
