@@ -57,7 +57,8 @@
 
 use super::general::{windows, Window};
 use super::schedule::{
-    cover_feasible, intervals_hold, ranges_cover, Intervals, Method, Scaled, Shuffle, Solution, CERTIFICATE_TOL,
+    arcs_split, cover_feasible, intervals_hold, ranges_cover, Intervals, Method, Scaled, Shuffle, Solution,
+    CERTIFICATE_TOL,
 };
 
 /// k + a·u + b·v for two unknowns (u, v): (H, y) in the primal, (w, φ) in
@@ -301,7 +302,12 @@ fn search(
     let label = |p: usize| parts(sc, lo, m, p, q, slack, flats).err();
     let fits = |p: usize| label(p).is_none();
     let span = q - 2; // plateaus 1 … q − 1
-    let mut grid: Vec<usize> = (0..=GRID).map(|k| 1 + k * span / GRID).collect();
+                      // Evenly spaced, and doubling away from the last plateau: past 50 000
+                      // mappers the band of plateaus too short for the descent (between too
+                      // long ones on either side) lies within the last few hundred.
+    let ends = (0..usize::BITS).map(|k| 1usize << k).take_while(|&d| d <= span).map(|d| q - d);
+    let mut grid: Vec<usize> = (0..=GRID).map(|k| 1 + k * span / GRID).chain(ends).collect();
+    grid.sort_unstable();
     grid.dedup();
     let labels: Vec<(usize, Option<Fit>)> = grid.iter().map(|&p| (p, label(p))).collect();
     // (a plateau that fits, the nearest below and above known not to)
@@ -629,8 +635,11 @@ impl Shape<'_> {
         let split = if wrapped.is_empty() {
             ranges_cover(p, &mut single, &demand)
         } else {
+            // The supplies' total is the demands' (the plateau's balance), so
+            // a cover is a split: Hall's condition on arcs, or where a window
+            // is not one and that finds none, a maximum flow.
             wrapped.extend(single.iter().map(|&(lo, hi, v)| (vec![(lo, hi)], v)));
-            cover_feasible(p, &wrapped, &demand, false)
+            arcs_split(p, &wrapped, &demand).unwrap_or_else(|| cover_feasible(p, &wrapped, &demand, false))
         };
         if !split {
             return Err(None);
