@@ -57,7 +57,7 @@
 
 use super::general::{windows, Window};
 use super::schedule::{
-    arcs_split, cover_feasible, intervals_hold, ranges_cover, Intervals, Method, Scaled, Shuffle, Solution,
+    cover_feasible, intervals_hold, ranges_cover, split_feasible, Intervals, Method, Scaled, Shuffle, Solution,
     CERTIFICATE_TOL,
 };
 
@@ -302,9 +302,10 @@ fn search(
     let label = |p: usize| parts(sc, lo, m, p, q, slack, flats).err();
     let fits = |p: usize| label(p).is_none();
     let span = q - 2; // plateaus 1 … q − 1
-                      // Evenly spaced, and doubling away from the last plateau: past 50 000
-                      // mappers the band of plateaus too short for the descent (between too
-                      // long ones on either side) lies within the last few hundred.
+
+    // Evenly spaced, and doubling away from the last plateau: past 50 000
+    // mappers the band of plateaus too short for the descent (between too
+    // long ones on either side) lies within the last few hundred.
     let ends = (0..usize::BITS).map(|k| 1usize << k).take_while(|&d| d <= span).map(|d| q - d);
     let mut grid: Vec<usize> = (0..=GRID).map(|k| 1 + k * span / GRID).chain(ends).collect();
     grid.sort_unstable();
@@ -636,10 +637,9 @@ impl Shape<'_> {
             ranges_cover(p, &mut single, &demand)
         } else {
             // The supplies' total is the demands' (the plateau's balance), so
-            // a cover is a split: Hall's condition on arcs, or where a window
-            // is not one and that finds none, a maximum flow.
+            // a cover is a split.
             wrapped.extend(single.iter().map(|&(lo, hi, v)| (vec![(lo, hi)], v)));
-            arcs_split(p, &wrapped, &demand).unwrap_or_else(|| cover_feasible(p, &wrapped, &demand, false))
+            split_feasible(p, &wrapped, &demand)
         };
         if !split {
             return Err(None);

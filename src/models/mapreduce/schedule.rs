@@ -564,9 +564,8 @@ pub fn identical_chain(iv: Intervals, a: f64, s: f64, c: f64, v: f64) -> Option<
 /// working mapper must get w/c of the tail intervals' unit flows that
 /// reach it, every idle one (but the last, covered by A_m) as much from
 /// the intervals whose senders all idle. The first split is checked by
-/// Hall's condition on arcs ([`arcs_split`], O(N log N)) and by a
-/// maximum flow only where that finds none; the idle ones' by a maximum
-/// flow.
+/// Hall's condition on arcs (O(N log N)) and by a maximum flow only where
+/// that finds none ([`split_feasible`]); the idle ones' by a maximum flow.
 #[cfg(feature = "full")]
 pub fn plateau_idle(p: &Shuffle) -> Option<Solution> {
     let iv = p.intervals;
@@ -619,8 +618,7 @@ pub fn plateau_idle(p: &Shuffle) -> Option<Solution> {
             idle.push((ranges.iter().map(|&(lo, hi)| (lo - q, hi - q)).collect(), 1.0));
         }
     }
-    let even = arcs_split(q, &working, &|_| w / sc.c);
-    if !even.unwrap_or_else(|| split_feasible(q, &working, &|_| w / sc.c)) {
+    if !split_feasible(q, &working, &|_| w / sc.c) {
         return None;
     }
     let a_m = sc.a.last().copied()?;
@@ -799,7 +797,7 @@ fn plateau_passes(
 /// w/c and mapper p gets (w − A_p F_p)/c: earliest deadline first over
 /// the windows (each a range of mappers), exact for interval supplies;
 /// where some window wraps around the mappers, Hall's condition on arcs
-/// ([`arcs_split`]), or a maximum flow where that leaves it open.
+/// or a maximum flow ([`split_feasible`]).
 #[allow(clippy::too_many_arguments)]
 #[cfg(feature = "full")]
 fn plateau_split(iv: &Intervals, p: usize, tight: &[usize], flows: &[f64], w: f64, fp: f64, a_p: f64, c: f64) -> bool {
@@ -832,7 +830,7 @@ fn plateau_split(iv: &Intervals, p: usize, tight: &[usize], flows: &[f64], w: f6
     let demand = |j: usize| if j < p { w / c } else { (w - a_p * fp) / c };
     if !wrapped.is_empty() {
         wrapped.extend(supplies.iter().map(|&(lo, hi, amount)| (vec![(lo, hi)], amount)));
-        return arcs_split(p, &wrapped, &demand).unwrap_or_else(|| split_feasible(p, &wrapped, &demand));
+        return split_feasible(p, &wrapped, &demand);
     }
     ranges_split(p, &mut supplies, &demand)
 }
@@ -883,7 +881,7 @@ fn ranges_meet(p: usize, supplies: &mut [(usize, usize, f64)], demand: &dyn Fn(u
                 break;
             };
             if end < j {
-                if exact && left.get(idx as usize).is_some_and(|v| *v > tol) {
+                if exact {
                     return false; // left over where no mapper can take it
                 }
                 open.pop();
@@ -911,7 +909,7 @@ fn ranges_meet(p: usize, supplies: &mut [(usize, usize, f64)], demand: &dyn Fn(u
             open.pop();
         }
     }
-    !exact || (next == supplies.len() && open.iter().all(|r| left.get(r.0 .1 as usize).is_some_and(|v| *v <= tol)))
+    !exact || (next == supplies.len() && open.is_empty())
 }
 
 /// Whether supplies on arcs of the cycle 1..=p (one range, or two that
@@ -925,11 +923,7 @@ fn ranges_meet(p: usize, supplies: &mut [(usize, usize, f64)], demand: &dyn Fn(u
 /// window lies in one of them, so arcs U suffice: the supplies whose
 /// windows lie in U are at most D(U) ([`excess_on_arcs`]).
 #[cfg(feature = "full")]
-pub(super) fn arcs_split(
-    p: usize,
-    supplies: &[(Vec<(usize, usize)>, f64)],
-    demand: &dyn Fn(usize) -> f64,
-) -> Option<bool> {
+fn arcs_split(p: usize, supplies: &[(Vec<(usize, usize)>, f64)], demand: &dyn Fn(usize) -> f64) -> Option<bool> {
     let total: f64 = supplies.iter().map(|s| s.1).sum();
     let tol = CERTIFICATE_TOL * total.abs().max(1.0);
     let demands: Vec<f64> = (1..=p).map(demand).collect();
@@ -958,7 +952,7 @@ pub(super) fn arcs_split(
         }
         arcs.push((start, end, *amount));
     }
-    if excess_on_arcs(&demands, &mut arcs) > tol {
+    if excess_on_arcs(&demands, arcs) > tol {
         return (!narrowed).then_some(false);
     }
     Some(true)
@@ -972,7 +966,7 @@ pub(super) fn arcs_split(
 /// added on [its end, 2p − 1] when s reaches its start). O((n + p) log p)
 /// for n supplies, where a maximum flow takes minutes for some 10⁵ of them.
 #[cfg(feature = "full")]
-fn excess_on_arcs(demands: &[f64], arcs: &mut Vec<(usize, usize, f64)>) -> f64 {
+fn excess_on_arcs(demands: &[f64], mut arcs: Vec<(usize, usize, f64)>) -> f64 {
     let p = demands.len();
     if p < 2 {
         return f64::NEG_INFINITY;
@@ -1082,12 +1076,14 @@ impl MaxTree {
 
 /// Whether supplies, each spread over one or two ranges of positions
 /// 1..=p, can meet every position's demand exactly (their totals equal):
-/// a maximum flow from the supplies through a segment tree over the
-/// positions (a range reaches O(log p) of its nodes) to the demands
-/// (Dinic's algorithm). Supplies over the same ranges are merged first.
+/// by Hall's condition on arcs ([`arcs_split`]), or where a window is not
+/// an arc and that finds no split, a maximum flow from the supplies
+/// through a segment tree over the positions (a range reaches O(log p) of
+/// its nodes) to the demands (Dinic's algorithm). Supplies over the same
+/// ranges are merged first.
 #[cfg(feature = "full")]
 pub(super) fn split_feasible(p: usize, supplies: &[(Vec<(usize, usize)>, f64)], demand: &dyn Fn(usize) -> f64) -> bool {
-    cover_feasible(p, supplies, demand, true)
+    arcs_split(p, supplies, demand).unwrap_or_else(|| cover_feasible(p, supplies, demand, true))
 }
 
 /// The same where supplies may exceed the demands (`exact` false): each
@@ -1903,7 +1899,7 @@ mod tests {
                 unknown += 1;
                 continue;
             };
-            assert_eq!(even, split_feasible(p, &supplies, &demand), "p = {p}: {supplies:?}");
+            assert_eq!(even, cover_feasible(p, &supplies, &demand, true), "p = {p}: {supplies:?}");
             if even {
                 feasible += 1;
             } else {
