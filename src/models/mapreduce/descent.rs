@@ -140,9 +140,10 @@ impl Candidate {
 }
 
 /// Whether interval n is a level step of a descent from plateau p to last
-/// working mapper q with slack interval k: one of `flats`, strictly inside.
+/// working mapper q with slack interval k: one of `flats` (ascending),
+/// strictly inside.
 fn is_level(n: usize, (p, q, k): (usize, usize, usize), flats: &[usize]) -> bool {
-    n > p && n < q && n != k && flats.contains(&n)
+    n > p && n < q && n != k && flats.binary_search(&n).is_ok()
 }
 
 /// Parts of the shape: H on mappers 1..=p, the descent on p + 1..=q, zero
@@ -580,7 +581,7 @@ impl Shape<'_> {
                 let on: Vec<(usize, usize)> = ranges.iter().filter(|r| r.0 <= p).map(|&(l, h)| (l, h.min(p))).collect();
                 tail_on_plateau.push((on, *weight));
             } else if first <= q {
-                let shared = flats.contains(&first) && holds(w, first + 1);
+                let shared = flats.binary_search(&first).is_ok() && holds(w, first + 1);
                 *(if shared { &mut pairs } else { &mut tau }).get_mut(first).ok_or(None)? += weight;
             } else {
                 idle_supply.push((ranges.iter().map(|&(l, h)| (l - q, h - q)).collect(), *weight));
@@ -634,7 +635,7 @@ impl Shape<'_> {
         // the shares leave nothing: a cover, not an exact split, so round-off
         // in the flows' total cannot refuse a proof.
         let split = if wrapped.is_empty() {
-            ranges_cover(p, &mut single, &demand)
+            ranges_cover(p, &single, &demand)
         } else {
             // The supplies' total is the demands' (the plateau's balance), so
             // a cover is a split.
@@ -741,7 +742,8 @@ impl Walk<'_> {
         let mut splits: Vec<(usize, T, T)> = Vec::new();
         let mut place = |n: usize, f: T, chain: &mut Vec<T>, shared: &mut Vec<T>| {
             let oldest = self.lo.get(n - 1).copied().unwrap_or(1);
-            let pair = self.flats.contains(&oldest) && self.front.get(n - 1).is_some_and(|w| holds(w, oldest + 1));
+            let pair = self.flats.binary_search(&oldest).is_ok()
+                && self.front.get(n - 1).is_some_and(|w| holds(w, oldest + 1));
             if oldest <= p {
                 on_plateau.push((oldest, f));
             } else if let Some(slot) = if pair { shared.get_mut(oldest) } else { chain.get_mut(oldest) } {
@@ -756,7 +758,7 @@ impl Walk<'_> {
         for j in (p + 1..=q).rev() {
             let a_j = *self.sc.a.get(j - 1)?;
             let y = T::number(*self.tau.get(j)?).plus(*chain.get(j)?);
-            let next = if self.flats.contains(&(j - 1)) {
+            let next = if self.flats.binary_search(&(j - 1)).is_ok() {
                 // A_j F_j + c (Y_j + σ) = w: mapper j takes σ of the pool, j − 1 the rest.
                 let given = w.plus(f_j.times(-a_j)).times(1.0 / self.sc.c).plus(y.times(-1.0));
                 let pool = *shared.get(j - 1)?;
