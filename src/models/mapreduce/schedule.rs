@@ -866,10 +866,8 @@ fn ranges_meet(p: usize, supplies: &[(usize, usize, f64)], demand: &dyn Fn(usize
 fn windows_meet(p: usize, supplies: &[(Vec<(usize, usize)>, f64)], demand: &dyn Fn(usize) -> f64) -> bool {
     let mut ranges: Vec<Range> = Vec::with_capacity(2 * supplies.len());
     for (i, (window, _)) in supplies.iter().enumerate() {
-        let mut window = window.clone();
-        window.sort_unstable();
-        let count = window.len();
-        ranges.extend(window.iter().enumerate().map(|(k, r)| (r.0, r.1, i, k + 1 == count)));
+        let Some(last) = window.iter().map(|r| r.0).max() else { return false };
+        ranges.extend(window.iter().map(|r| (r.0, r.1, i, r.0 == last)));
     }
     deadline_first(p, &mut ranges, supplies.iter().map(|s| s.1).collect(), demand, true)
 }
@@ -1015,7 +1013,7 @@ fn excess_on_arcs(demands: &[f64], mut arcs: Vec<(usize, usize, f64)>) -> f64 {
         *slot = sum;
     }
     // Supplies on the same arc merged (intervals of the same senders), each
-    // arc also one cycle on, by start descending.
+    // arc also one cycle on: by start, the copies after the arcs.
     arcs.sort_unstable_by_key(|a| (a.0, a.1));
     arcs.dedup_by(|later, kept| {
         (later.0, later.1) == (kept.0, kept.1) && {
@@ -1026,9 +1024,8 @@ fn excess_on_arcs(demands: &[f64], mut arcs: Vec<(usize, usize, f64)>) -> f64 {
     let copies: Vec<(usize, usize, f64)> =
         arcs.iter().filter(|a| a.1 + p < 2 * p).map(|&(s, e, a)| (s + p, e + p, a)).collect();
     arcs.extend(copies);
-    arcs.sort_unstable_by_key(|a| std::cmp::Reverse(a.0));
     let mut tree = MaxTree::new(before.iter().skip(1).map(|d| -d).collect());
-    let mut next = arcs.iter().peekable();
+    let mut next = arcs.iter().rev().peekable();
     let mut most = f64::NEG_INFINITY;
     for s in (1..2 * p).rev() {
         while let Some(&&(_, end, amount)) = next.peek().filter(|a| a.0 == s) {
