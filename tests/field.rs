@@ -83,34 +83,68 @@ fn agrees(
     Ok(checked)
 }
 
+/// One model's pairs of numbers, at one of its presets (or its defaults).
+struct Pair {
+    model: &'static dyn AnyModel,
+    preset: RawParams,
+    x: &'static ParamSpec,
+    y: &'static ParamSpec,
+}
+
+/// Checks `pair` at random points; whether any reached a fast path.
+fn check(pair: &Pair) -> Result<bool, String> {
+    let mut runner = TestRunner::new(Config { cases: 8, ..Config::default() });
+    let seen = std::cell::Cell::new(false);
+    runner
+        .run(&(0.0..=1.0f64, 0.0..=1.0f64), |(fx, fy)| match agrees(pair.model, pair.x, pair.y, fx, fy, &pair.preset) {
+            Ok(checked) => {
+                seen.set(seen.get() | checked);
+                Ok(())
+            }
+            Err(e) => Err(TestCaseError::fail(e)),
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(seen.get())
+}
+
 #[test]
 fn every_fast_path_agrees_with_evaluate_at_random_points() {
-    let mut fast_paths = 0;
+    let mut pairs = Vec::new();
     for model in MODELS {
         let spec = model.spec();
         let mut presets = vec![RawParams::new()];
         presets.extend(spec.presets().map(|p| preset_params(p.values)));
-        for preset in &presets {
-            let params = numeric_params(spec, preset);
+        for preset in presets {
+            let params = numeric_params(spec, &preset);
             for (i, x) in params.iter().enumerate() {
                 for y in params.iter().skip(i + 1) {
-                    let mut runner = TestRunner::new(Config { cases: 8, ..Config::default() });
-                    let seen = std::cell::Cell::new(false);
-                    runner
-                        .run(&(0.0..=1.0f64, 0.0..=1.0f64), |(fx, fy)| {
-                            match agrees(*model, x, y, fx, fy, preset) {
-                                Ok(checked) => seen.set(seen.get() | checked),
-                                Err(e) => return Err(TestCaseError::fail(e)),
-                            }
-                            Ok(())
-                        })
-                        .unwrap_or_else(|e| panic!("{e}"));
-                    fast_paths += usize::from(seen.get());
+                    pairs.push(Pair { model: *model, preset: preset.clone(), x, y });
                 }
             }
         }
     }
+    // MapReduce's points solve LPs (seconds at most in a debug build): the
+    // pairs are shared out among the machine's cores.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, usize::from);
+    let results: Vec<Result<bool, String>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    while let Some(pair) = pairs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                        done.push(check(pair));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+    });
+    let failures: Vec<_> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    assert!(failures.is_empty(), "{}", failures.iter().map(|e| e.as_str()).collect::<Vec<_>>().join("\n"));
     // pmm and dlt have fast paths over most pairs of their numbers: a test
     // that reached none would prove nothing.
+    let fast_paths = results.iter().filter(|r| matches!(r, Ok(true))).count();
     assert!(fast_paths > 50, "only {fast_paths} parameter pairs reached a fast path");
 }
