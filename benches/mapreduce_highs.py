@@ -56,7 +56,13 @@ REGIMES = [
     ("plateau and descent: m = 1177, r = 115, l = 100", 1177, 115, 100, 2.579e10, 1.061, 1.877e-2),
     ("plateau, idle mapper: m = 1563, r = 76, l = 35", 1563, 76, 35, 6.028e7, 7.219, 2.7334e-3),
     ("plateau, idle mapper: m = 1000, r = 115, l = 24", 1000, 115, 24, 542.0, 7.08, 0.977),
-    ("general LP: m = 428, r = 59, l = 41", 428, 59, 41, 6.9327e9, 6.7281, 0.2322),
+    # A level run between two descents (the general LP's before this
+    # shape's run was found by bisection), and one only the general LP
+    # proves (parts falling from the first mapper).
+    ("plateau, descent, level run of 18, descent: m = 428, r = 59, l = 41", 428, 59, 41, 6.9327e9, 6.7281, 0.2322),
+    ("plateau, descent, level run of 7, descent: m = 166, r = 70, l = 61", 166, 70, 61, 7.41996e9, 9.50316, 1.22137e-3),
+    ("plateau, descent, level run of 82, descent: m = 522, r = 92, l = 86", 522, 92, 86, 4.23165e8, 1.29291, 7.70028e-2),
+    ("general LP: m = 109, r = 94, l = 93", 109, 94, 93, 3.55643e8, 3.72034, 0.386189),
     # One reducer group, parts falling from S/c over thousands of mappers
     # (the chain, and the chain after a plateau of two): banded solves.
     ("falling chain: m = 2399, r = l = 4", 2399, 4, 4, 9.7159e10, 6.8, 0.6552),

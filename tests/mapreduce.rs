@@ -318,18 +318,13 @@ fn chain_and_general_lp_agree_at_the_lecture_scale() {
 
 #[test]
 fn map_and_sweep_points_take_the_general_lp_only_within_their_budgets() {
-    // Two reducer groups in a shape none of the specialised methods
-    // certifies, which only the general LP proves, at more multiply-
-    // subtracts a step than a map point allows: within the form's budget
-    // but beyond a map point's, which refuses at once and names its limit.
-    let a = 1e-5 + 1e-2 / 16e6;
-    let p = Shuffle {
-        intervals: Intervals::new(428, 59, 41).unwrap(),
-        a: vec![a; 428],
-        s: 6.7281,
-        c: 0.2322 * 1e-6 / 59.0,
-        v: 6.9327e9,
-    };
+    // Two reducer groups (93 and 1) in a shape none of the specialised
+    // methods certifies (parts falling from the first mapper, a level run,
+    // falling again, the last idle), which only the general LP proves, at
+    // more multiply-subtracts a step than a map point allows: within the
+    // form's budget but beyond a map point's, which refuses at once and
+    // names its limit.
+    let p = lecture_shuffle(109, 94, 93, 3.55643e8, 3.72034, 0.386189);
     let form = solve_within(&p, Budget::FORM).unwrap();
     assert!(matches!(form.method, Method::InteriorPoint { .. }), "{:?}", form.method);
     assert_eq!(form, solve(&p).unwrap());
@@ -341,7 +336,7 @@ fn map_and_sweep_points_take_the_general_lp_only_within_their_budgets() {
         other => panic!("{other:?}"),
     }
     // The page's message names the field, the limit and why a map differs.
-    let pairs = [("m", "428"), ("r", "59"), ("l", "41"), ("V", "6.9327e9"), ("S", "6.7281"), ("gamma", "0.2322")];
+    let pairs = [("m", "109"), ("r", "94"), ("l", "93"), ("V", "3.55643e8"), ("S", "3.72034"), ("gamma", "0.386189")];
     let inputs =
         isoperf::models::mapreduce::Inputs::new(&isoperf::models::mapreduce::SPEC.parse(&raw(&pairs)).unwrap())
             .unwrap();
@@ -629,7 +624,7 @@ fn quick_reports_leave_long_shuffles_to_a_worker() {
     // Two reducer groups in a shape none of the specialised methods
     // certifies: the general LP solves it, so the quick report defers.
     let general_case =
-        [("m", "428"), ("r", "59"), ("l", "41"), ("V", "6.9327e9"), ("S", "6.7281"), ("gamma", "0.2322")];
+        [("m", "109"), ("r", "94"), ("l", "93"), ("V", "3.55643e8"), ("S", "3.72034"), ("gamma", "0.386189")];
     assert!(quick(&general_case).deferred);
     let f = full(&general_case);
     assert!(f.outputs.is_some(), "{:?}", f.problems);
@@ -781,6 +776,42 @@ fn level_runs_of_the_descent_are_proved() {
         // The run: equal neighbours inside the descent, and only there.
         let flat = ours.alpha.windows(2).skip(plateau).filter(|w| w[1] > 0.0 && close(w[0], w[1], 1e-12)).count();
         assert_eq!(flat, level, "m = {m}: equal neighbours after the plateau of {plateau}");
+    }
+}
+
+/// A level run between two descents: a plateau, parts falling, a run of
+/// equal parts, falling again, and the last mapper idle. The run starts
+/// where the idle mapper's windows begin but ends well before it, so the
+/// search, which started from a run of all ℓ − 1 mappers before the idle
+/// one, left these to the general LP: 7.1 s natively at m = 4372, where its
+/// interior point (3 × 10⁸ operations a step allowed) found
+/// t_shuffle = 14926.60033710251 s, proved to 10⁻⁹ by its dual bound. The
+/// run's length is now found by bisection (too short where the flow after
+/// it is negative, too long where its last two mappers cannot share their
+/// windows). m = 166 and 522 equal the general LP solved here.
+#[test]
+fn a_level_run_between_two_descents_is_proved() {
+    for (m, r, l, v, s, gamma, plateau, level, known) in [
+        (166usize, 70usize, 61usize, 7.41996e9, 9.50316, 1.22137e-3, 101usize, 7usize, None),
+        (522, 92, 86, 4.23165e8, 1.29291, 7.70028e-2, 433, 82, None),
+        (4372, 167, 95, 1.12472e11, 3.40971, 2.82596e-2, 4257, 38, Some(14926.60033710251)),
+    ] {
+        let p = lecture_shuffle(m, r, l, v, s, gamma);
+        let ours = solve(&p).unwrap_or_else(|e| panic!("m = {m}: {e}"));
+        assert_eq!(ours.method, Method::PlateauDescent { plateau, working: m - 1, level }, "m = {m}");
+        let general = known.unwrap_or_else(|| general(&p).unwrap().makespan());
+        assert!(close(ours.makespan(), general, GENERAL_RTOL), "m = {m}: {} vs {general}", ours.makespan());
+        assert!(close(makespan_of(&p, &ours.alpha), ours.makespan(), 1e-9), "m = {m}");
+        // Equal on the plateau, then falling, level for the run, and
+        // falling again (at least two steps) to the idle last mapper.
+        let x = &ours.alpha;
+        assert!(x[..plateau].iter().all(|&v| v == x[0]) && x[m - 1] == 0.0, "m = {m}");
+        let steps: Vec<bool> = x[plateau - 1..m - 1].windows(2).map(|w| close(w[0], w[1], 1e-12)).collect();
+        assert!(x.windows(2).all(|w| w[1] <= w[0] * (1.0 + 1e-12)), "m = {m}: the parts fall");
+        let first = steps.iter().position(|&level| level).unwrap_or_else(|| panic!("m = {m}: no level step"));
+        let run = steps[first..].iter().take_while(|&&level| level).count();
+        assert!(first >= 1 && run == level, "m = {m}: {first} falling, then {run} level");
+        assert!(steps[first + run..].len() >= 2 && steps[first + run..].iter().all(|&level| !level), "m = {m}");
     }
 }
 

@@ -213,7 +213,7 @@ fn mapreduce_example_and_sweeps_cross_the_boundary() {
 
 #[wasm_bindgen_test]
 fn a_long_report_tells_its_progress_from_inside_the_call() {
-    // A shuffle only the general LP proves (m = 428, two reducer groups):
+    // A shuffle only the general LP proves (m = 109, two reducer groups):
     // each interior-point iteration reports the digits gained, between 0
     // and 1, rising to most of them.
     let heard = Array::new();
@@ -222,12 +222,12 @@ fn a_long_report_tells_its_progress_from_inside_the_call() {
         sink.push(&JsValue::from(f));
     });
     let case = params(&[
-        ("m", "428".into()),
-        ("r", "59".into()),
-        ("l", "41".into()),
-        ("V", "6.9327e9".into()),
-        ("S", "6.7281".into()),
-        ("gamma", "0.2322".into()),
+        ("m", "109".into()),
+        ("r", "94".into()),
+        ("l", "93".into()),
+        ("V", "3.55643e8".into()),
+        ("S", "3.72034".into()),
+        ("gamma", "0.386189".into()),
     ]);
     let r = web::report("mapreduce".into(), case, hook.as_ref().clone()).expect("a report");
     assert!(!get(&r, "outputs").is_null(), "outputs");

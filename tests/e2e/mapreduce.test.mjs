@@ -561,12 +561,14 @@ describe('mapreduce: sweeps', () => {
 });
 
 /**
- * A shuffle only the general LP proves, in 29 interior-point iterations,
- * about 0.5 s natively (two reducer groups, the plateau methods fail).
- * (The one used before, m = 2000, r = 115, ℓ = 24, is now proved by the
- * plateau with an idle mapper in 0.09 s.)
+ * A shuffle only the general LP proves, in 33 interior-point iterations,
+ * about 1 s natively (three reducer groups; a level run between two
+ * descents that does not start where the idle mapper's windows begin).
+ * (Those used before are now proved in milliseconds: m = 2000, r = 115,
+ * ℓ = 24 by the plateau with an idle mapper, m = 1631, r = 69, ℓ = 35 by
+ * the plateau and a descent with a level run.)
  */
-const GENERAL_SECONDS = { m: '1631', r: '69', l: '35', V: '2.3801e10', S: '6.5', gamma: '6.5943e-3' };
+const GENERAL_SECONDS = { m: '2951', r: '44', l: '18', V: '5.09331e10', S: '5.6313', gamma: '0.601827' };
 
 describe('mapreduce: long evaluations run in a worker', () => {
   // Issue 13: every call on the page's thread is quick. quickReport defers
@@ -732,7 +734,8 @@ describe('mapreduce: how many mappers', () => {
 describe('mapreduce: every valid input is answered (issue 16)', () => {
   // The inputs the issue found refused ("the general simplex would need N
   // variables"), a shuffle of the plateau and the descent and one of the
-  // plateau with an idle mapper (both the general LP's before), one only
+  // plateau with an idle mapper (both the general LP's before), one with a
+  // level run between two descents (the general LP's before), one only
   // the general LP proves, and a long falling chain: each shows its results in the page, equal
   // to evaluate(), with the method named.
   const INPUTS = [
@@ -743,7 +746,8 @@ describe('mapreduce: every valid input is answered (issue 16)', () => {
     [{ m: '1000', r: '100000', l: '100' }, /Solved by/],
     [{ m: '594', r: '12', l: '8', V: '1.405e11', S: '9.037', gamma: '4.483e-2' }, /Solved by equal parts on the first 138 mappers, then parts falling as fast as the start-ups allow to mapper 593, the last mapper idle: .* proved optimal by a dual solution/],
     [{ m: '1000', r: '115', l: '24', V: '542', S: '7.08', gamma: '0.977' }, /Solved by equal parts on the first 999 mappers, the last mapper idle: .* proved optimal by a dual solution/],
-    [{ m: '428', r: '59', l: '41', V: '6.9327e9', S: '6.7281', gamma: '0.2322' }, /Solved by the general LP: .* proved optimal by a dual bound to 10⁻⁹/],
+    [{ m: '428', r: '59', l: '41', V: '6.9327e9', S: '6.7281', gamma: '0.2322' }, /Solved by equal parts on the first 384 mappers, then parts falling as fast as the start-ups allow to mapper 427 \(level for 18 steps, .*\), the last mapper idle/],
+    [{ m: '109', r: '94', l: '93', V: '3.55643e8', S: '3.72034', gamma: '0.386189' }, /Solved by the general LP: .* proved optimal by a dual bound to 10⁻⁹/],
     // One reducer group, parts falling from S/c over 2399 mappers: the
     // chain as a banded system (refused before: the general LP's gap 0.50).
     [{ m: '2399', r: '4', l: '4', V: '9.7159e10', S: '6.8', gamma: '0.6552' }, /Solved by the chain method/],

@@ -25,7 +25,12 @@
 //! They may come as a run (11 at m = 3704, ℓ = 463; 285 at m = 9183,
 //! ℓ = 298), each new one leaving the flow through the next interval
 //! negative: the run's length is then found by galloping and bisection, as
-//! one active-set step.
+//! one active-set step. A run may also end well before the idle mappers,
+//! the descent going on after it (plateau 4257, a descent of 21, 38 level
+//! steps, a descent of 55 and one idle mapper at m = 4372, ℓ = 95): the
+//! run of the last ℓ − 1 working mappers that the search starts from is cut
+//! back from its end, again by galloping and bisection, for as long as its
+//! last step's two mappers cannot share their windows.
 //!
 //! Where many reducer groups share a slow network and mapping is slow
 //! beside the start-ups (AV/m ≫ S), this is the optimum the general LP
@@ -275,11 +280,26 @@ fn last_fitting(mut fit: usize, mut unfit: usize, fits: &dyn Fn(usize) -> bool) 
     fit
 }
 
+/// The least length in 1 ..= `most` that is not `short` (`most` if every
+/// length below it is), by galloping from 1 and bisection: `short` holds
+/// below the answer and not from it on.
+fn first_long_enough(most: usize, short: &dyn Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, 1); // lo is short, hi not known to be
+    while hi < most && short(hi) {
+        (lo, hi) = (hi, (2 * hi).min(most));
+    }
+    last_fitting(lo, hi, short) + 1
+}
+
 /// Active-set steps a candidate may take before it is given up.
 const PIVOTS: usize = 4;
 
 /// Plateau lengths sampled before the bisections.
 const GRID: usize = 32;
+
+/// Plateau lengths sampled on either side of the one an active-set step
+/// moves from.
+const NEAR: usize = 4;
 
 /// The best plateau for last working mapper q. Which plateaus fit is read
 /// on a grid of lengths: a plateau too short for the descent wants y
@@ -296,6 +316,7 @@ fn search(
     m: usize,
     (q, slack, flats): (usize, Slack, &[usize]),
     tail: &[(Window, f64)],
+    near: Option<usize>,
 ) -> Option<Candidate> {
     if q < 2 {
         return None;
@@ -308,7 +329,11 @@ fn search(
     // mappers the band of plateaus too short for the descent (between too
     // long ones on either side) lies within the last few hundred.
     let ends = (0..usize::BITS).map(|k| 1usize << k).take_while(|&d| d <= span).map(|d| q - d);
-    let mut grid: Vec<usize> = (0..=GRID).map(|k| 1 + k * span / GRID).chain(ends).collect();
+    // And around `near`, the plateau of the candidate an active-set step
+    // moves from: the plateaus that fit the new shape may be a band of two
+    // between ones that do not (m = 522, ℓ = 86).
+    let around = near.into_iter().flat_map(|p| p.saturating_sub(NEAR)..=p + NEAR).filter(|&p| (1..q).contains(&p));
+    let mut grid: Vec<usize> = (0..=GRID).map(|k| 1 + k * span / GRID).chain(ends).chain(around).collect();
     grid.sort_unstable();
     grid.dedup();
     let labels: Vec<(usize, Option<Fit>)> = grid.iter().map(|&p| (p, label(p))).collect();
@@ -347,6 +372,10 @@ fn search(
     for (seed, below, above) in seeds {
         // The run that fits around the seed.
         let (mut a, mut b) = (last_fitting(seed, below, &fits), last_fitting(seed, above, &fits));
+        // The run's ends too: where the plateau reaches into a level run the
+        // length jumps (m = 1480, ℓ = 135: shortest at the run's first
+        // plateau, falling after the jump to its last).
+        let ends = [a, b];
         while b - a > 2 {
             let (l, r) = (a + (b - a) / 3, b - (b - a) / 3);
             let (Some(cl), Some(cr)) = (cost(l), cost(r)) else { break };
@@ -356,7 +385,7 @@ fn search(
                 a = l
             }
         }
-        for p in a..=b {
+        for p in (a..=b).chain(ends) {
             if let Some((length, x)) = cost(p) {
                 if best.as_ref().is_none_or(|c| length < c.length) {
                     best = Some(Candidate {
@@ -392,22 +421,40 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     let lo: Vec<usize> = front.iter().map(oldest).collect();
     // The shapes tried: no, one, or a bisection width of idle mappers (so
     // that group 0's last windows hold only idle senders); then, where
-    // none of those is proved, one idle mapper after a level run of the
-    // last ℓ − 1 working ones (their windows all hold the idle one), its
-    // slack interval after the plateau or last. On the random
-    // instances and the maps' grids every optimum of this shape is one of
-    // these or a few active-set steps from one; each group is proved in
-    // turn, shortest first.
+    // none of those is proved, one idle mapper after a level run that
+    // starts where the windows holding it begin (ℓ − 1 working mappers
+    // before it), its slack interval after the plateau, or the run of all
+    // ℓ − 1 with the slack interval last. On the random instances
+    // and the maps' grids every optimum of this shape is one of these or a
+    // few active-set steps from one; each group is proved in turn,
+    // shortest first.
     let width = iv.width().min(m - 2);
     let end_run: Vec<usize> = (m.saturating_sub(width) + 1..=m - 2).collect();
     let idle = [(0, Slack::After(0), &[][..]), (1, Slack::After(0), &[][..]), (width, Slack::After(0), &[][..])];
-    let level = [(1, Slack::After(0), &end_run[..]), (1, Slack::At(m - 1), &end_run[..])];
     let shape = Shape { sc: &sc, iv: &iv, tail: &tail, front: &front, lo: &lo };
+    // How far the run goes, by galloping and bisection: too short where the
+    // flow through the interval after it is negative (the descent would
+    // rather fall there) or the best plateau reaches into it, too long where its last step's mappers cannot
+    // share their windows or no plateau fits (7 of 59 at m = 166, ℓ = 61;
+    // 38 of 93 at m = 4372, ℓ = 95, between descents of 21 and 55). The
+    // last short run and the first that is not are both tried: the first
+    // pivots to the optimum, the second is it where the run is a whole.
+    let level_runs = || -> [Vec<usize>; 2] {
+        let Some(&start) = end_run.first() else { return [vec![], vec![]] };
+        let run = |len: usize| -> Vec<usize> { (start..start + len).collect() };
+        let short = |len: usize| {
+            search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &tail, None).is_some_and(|c| {
+                c.plateau >= start || matches!(shape.certify(&c), Err(Some(Pivot::Flow(n))) if n == start + len)
+            })
+        };
+        let len = first_long_enough(end_run.len(), &short);
+        [run(len - 1), run(len)]
+    };
     let prove_shortest = |starts: &[(usize, Slack, &[usize])]| {
         let mut found: Vec<Candidate> = starts
             .iter()
             .filter(|s| s.0 <= width)
-            .filter_map(|&(idle, slack, flats)| search(&sc, &lo, m, (m - idle, slack, flats), &tail))
+            .filter_map(|&(idle, slack, flats)| search(&sc, &lo, m, (m - idle, slack, flats), &tail, None))
             .collect();
         found.sort_by(|a, b| a.length.total_cmp(&b.length));
         found.into_iter().find_map(|c| shape.prove(c, PIVOTS))
@@ -427,7 +474,17 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     let best = if iv.groups() == 1 {
         own_pace()
     } else {
-        prove_shortest(&idle).or_else(|| prove_shortest(&level)).or_else(own_pace)
+        prove_shortest(&idle)
+            .or_else(|| {
+                let [shorter, longer] = level_runs();
+                let level = [
+                    (1, Slack::After(0), &shorter[..]),
+                    (1, Slack::After(0), &longer[..]),
+                    (1, Slack::At(m - 1), &end_run[..]),
+                ];
+                prove_shortest(level.get(usize::from(shorter.is_empty())..).unwrap_or(&[]))
+            })
+            .or_else(own_pace)
     }?;
     let largest = iv.largest_senders(&best.x);
     let t = p.boundaries(&sc, &best.x, &largest);
@@ -484,13 +541,29 @@ impl Shape<'_> {
         if pivots == 0 {
             return None;
         }
-        let search = |slack: Slack, flats: &[usize]| search(self.sc, self.lo, m, (c.working, slack, flats), self.tail);
+        let search = |slack: Slack, flats: &[usize]| {
+            search(self.sc, self.lo, m, (c.working, slack, flats), self.tail, Some(c.plateau))
+        };
         let without = |n: usize| -> Vec<usize> { c.flats.iter().copied().filter(|&f| f != n).collect() };
         let next = |slack: Slack, flats: &[usize]| search(slack, flats).and_then(|n| self.prove(n, pivots - 1));
         let proved = match step {
             // A level step whose mappers cannot share their windows: the
-            // descent goes on there.
-            Pivot::Level(n) => next(c.slack, &without(n)),
+            // descent goes on there. At the end of a level run it may go on
+            // from further back: how many of the run's last steps go is
+            // found by galloping and bisection, one pivot in all (55 of 93 at
+            // m = 4372, ℓ = 95).
+            Pivot::Level(n) => {
+                let run = (0..=n).rev().take_while(|j| c.flats.binary_search(j).is_ok()).count();
+                let cut =
+                    |len: usize| -> Vec<usize> { c.flats.iter().copied().filter(|&f| f + len <= n || f > n).collect() };
+                let short = |len: usize| {
+                    len < run
+                        && search(c.slack, &cut(len)).is_some_and(
+                            |next| matches!(self.certify(&next), Err(Some(Pivot::Level(k))) if k == n - len),
+                        )
+                };
+                next(c.slack, &cut(first_long_enough(run, &short)))
+            }
             Pivot::Flow(n) if n > c.plateau && n != k && n <= c.working => {
                 // That interval made the slack one (near the idle mappers,
                 // also where it stays as the plateau changes), or else a
@@ -522,11 +595,7 @@ impl Shape<'_> {
                         )
                     };
                     let most = (c.working - n).min(self.iv.width() - c.flats.len()).max(1);
-                    let (mut lo, mut hi) = (0, 1); // a run of lo is short, of hi not known to be
-                    while hi < most && short(hi) {
-                        (lo, hi) = (hi, (2 * hi).min(most));
-                    }
-                    next(c.slack, &run(last_fitting(lo, hi, &short) + 1))
+                    next(c.slack, &run(first_long_enough(most, &short)))
                 };
                 idle.then(|| next(moved, &without(n)))
                     .flatten()
