@@ -874,6 +874,7 @@ fn windows_meet(p: usize, supplies: &[(Vec<(usize, usize)>, f64)], demand: &dyn 
 
 /// One range of a supply's window: positions lo..=hi, the supply, and
 /// whether it is the window's last range.
+#[cfg(feature = "full")]
 type Range = (usize, usize, usize, bool);
 
 /// Earliest deadline first over positions 1..=p: each position takes from
