@@ -788,13 +788,18 @@ fn level_runs_of_the_descent_are_proved() {
 /// t_shuffle = 14926.60033710251 s, proved to 10⁻⁹ by its dual bound. The
 /// run's length is now found by bisection (too short where the flow after
 /// it is negative, too long where its last two mappers cannot share their
-/// windows). m = 166 and 522 equal the general LP solved here.
+/// windows), from where those windows begin or up to three mappers
+/// before. m = 166 and 522 equal the general LP solved here.
 #[test]
 fn a_level_run_between_two_descents_is_proved() {
     for (m, r, l, v, s, gamma, plateau, level, known) in [
         (166usize, 70usize, 61usize, 7.41996e9, 9.50316, 1.22137e-3, 101usize, 7usize, None),
         (522, 92, 86, 4.23165e8, 1.29291, 7.70028e-2, 433, 82, None),
         (4372, 167, 95, 1.12472e11, 3.40971, 2.82596e-2, 4257, 38, Some(14926.60033710251)),
+        // Three reducer groups (8, 8, 7): the run starts two mappers before
+        // the idle mapper's windows begin (general LP 14589.585459102585 s,
+        // 0.56 s natively).
+        (2274, 23, 8, 8.38943e9, 6.21324, 0.630025, 2262, 5, Some(14589.585459102585)),
     ] {
         let p = lecture_shuffle(m, r, l, v, s, gamma);
         let ours = solve(&p).unwrap_or_else(|e| panic!("m = {m}: {e}"));

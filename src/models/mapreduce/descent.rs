@@ -28,9 +28,11 @@
 //! one active-set step. A run may also end well before the idle mappers,
 //! the descent going on after it (plateau 4257, a descent of 21, 38 level
 //! steps, a descent of 55 and one idle mapper at m = 4372, ℓ = 95): the
-//! run of the last ℓ − 1 working mappers that the search starts from is cut
-//! back from its end, again by galloping and bisection, for as long as its
-//! last step's two mappers cannot share their windows.
+//! run's length is found by galloping and bisection from where the idle
+//! mapper's windows begin (or up to three mappers before: with reducer
+//! groups of different sizes the run may start earlier), and a run whose
+//! last step's two mappers cannot share their windows is cut back the same
+//! way.
 //!
 //! Where many reducer groups share a slow network and mapping is slow
 //! beside the start-ups (AV/m ≫ S), this is the optimum the general LP
@@ -294,6 +296,11 @@ fn first_long_enough(most: usize, short: &dyn Fn(usize) -> bool) -> usize {
 /// Active-set steps a candidate may take before it is given up.
 const PIVOTS: usize = 4;
 
+/// How many mappers before the idle mapper's windows begin a level run is
+/// looked for at most: with reducer groups of different sizes it may start
+/// earlier (2 at m = 2274, r = 23, ℓ = 8).
+const RUN_STARTS_BACK: usize = 3;
+
 /// Plateau lengths sampled before the bisections.
 const GRID: usize = 32;
 
@@ -432,24 +439,6 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     let end_run: Vec<usize> = (m.saturating_sub(width) + 1..=m - 2).collect();
     let idle = [(0, Slack::After(0), &[][..]), (1, Slack::After(0), &[][..]), (width, Slack::After(0), &[][..])];
     let shape = Shape { sc: &sc, iv: &iv, tail: &tail, front: &front, lo: &lo };
-    // How far the run goes, by galloping and bisection: too short where the
-    // flow through the interval after it is negative (the descent would
-    // rather fall there) or the best plateau reaches into it, too long where its last step's mappers cannot
-    // share their windows or no plateau fits (7 of 59 at m = 166, ℓ = 61;
-    // 38 of 93 at m = 4372, ℓ = 95, between descents of 21 and 55). The
-    // last short run and the first that is not are both tried: the first
-    // pivots to the optimum, the second is it where the run is a whole.
-    let level_runs = || -> [Vec<usize>; 2] {
-        let Some(&start) = end_run.first() else { return [vec![], vec![]] };
-        let run = |len: usize| -> Vec<usize> { (start..start + len).collect() };
-        let short = |len: usize| {
-            search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &tail, None).is_some_and(|c| {
-                c.plateau >= start || matches!(shape.certify(&c), Err(Some(Pivot::Flow(n))) if n == start + len)
-            })
-        };
-        let len = first_long_enough(end_run.len(), &short);
-        [run(len - 1), run(len)]
-    };
     let prove_shortest = |starts: &[(usize, Slack, &[usize])]| {
         let mut found: Vec<Candidate> = starts
             .iter()
@@ -458,6 +447,37 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
             .collect();
         found.sort_by(|a, b| a.length.total_cmp(&b.length));
         found.into_iter().find_map(|c| shape.prove(c, PIVOTS))
+    };
+    // A level run starting `back` mappers before the idle mapper's windows
+    // begin. How far it goes is found by galloping and bisection: too short
+    // where the flow through the interval after it is negative (the descent
+    // would rather fall there) or the best plateau reaches into it, too
+    // long where its last step's mappers cannot share their windows or no
+    // plateau fits (7 of 59 at m = 166, ℓ = 61; 38 of 93 at m = 4372,
+    // ℓ = 95, between descents of 21 and 55). The last short run and the
+    // first that is not are both tried: the first pivots to the optimum,
+    // the second is it where the run is a whole. Where the windows begin at
+    // the run's start, so does the run of all ℓ − 1 with the slack interval
+    // last.
+    let level_run = |back: usize| -> Option<Candidate> {
+        let whole = (back == 0).then_some((1, Slack::At(m - 1), &end_run[..]));
+        let Some(start) = end_run.first().and_then(|s| s.checked_sub(back)).filter(|&s| s > 1) else {
+            return whole.and_then(|w| prove_shortest(&[w]));
+        };
+        let run = |len: usize| -> Vec<usize> { (start..start + len).collect() };
+        let short = |len: usize| {
+            search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &tail, None).is_some_and(|c| {
+                c.plateau >= start || matches!(shape.certify(&c), Err(Some(Pivot::Flow(n))) if n == start + len)
+            })
+        };
+        let len = first_long_enough(end_run.len() + back, &short);
+        let (shorter, longer) = (run(len - 1), run(len));
+        let mut starts = vec![(1, Slack::After(0), &longer[..])];
+        if !shorter.is_empty() {
+            starts.push((1, Slack::After(0), &shorter[..]));
+        }
+        starts.extend(whole);
+        prove_shortest(&starts)
     };
     // Last, the descent that runs out at its own pace: every interval from
     // the plateau on tight, and q the last working mapper, the one whose
@@ -474,17 +494,7 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     let best = if iv.groups() == 1 {
         own_pace()
     } else {
-        prove_shortest(&idle)
-            .or_else(|| {
-                let [shorter, longer] = level_runs();
-                let level = [
-                    (1, Slack::After(0), &shorter[..]),
-                    (1, Slack::After(0), &longer[..]),
-                    (1, Slack::At(m - 1), &end_run[..]),
-                ];
-                prove_shortest(level.get(usize::from(shorter.is_empty())..).unwrap_or(&[]))
-            })
-            .or_else(own_pace)
+        prove_shortest(&idle).or_else(|| (0..=RUN_STARTS_BACK).find_map(level_run)).or_else(own_pace)
     }?;
     let largest = iv.largest_senders(&best.x);
     let t = p.boundaries(&sc, &best.x, &largest);
