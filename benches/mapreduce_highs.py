@@ -62,6 +62,7 @@ REGIMES = [
     ("plateau, descent, level run of 18, descent: m = 428, r = 59, l = 41", 428, 59, 41, 6.9327e9, 6.7281, 0.2322),
     ("plateau, descent, level run of 7, descent: m = 166, r = 70, l = 61", 166, 70, 61, 7.41996e9, 9.50316, 1.22137e-3),
     ("plateau, descent, level run of 82, descent: m = 522, r = 92, l = 86", 522, 92, 86, 4.23165e8, 1.29291, 7.70028e-2),
+    ("plateau, descent, level run of 5 (three groups), descent: m = 2274, r = 23, l = 8", 2274, 23, 8, 8.38943e9, 6.21324, 0.630025),
     ("general LP: m = 109, r = 94, l = 93", 109, 94, 93, 3.55643e8, 3.72034, 0.386189),
     # One reducer group, parts falling from S/c over thousands of mappers
     # (the chain, and the chain after a plateau of two): banded solves.
