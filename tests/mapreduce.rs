@@ -316,14 +316,17 @@ fn chain_and_general_lp_agree_at_the_lecture_scale() {
     assert!(close(fast.makespan(), tail, 1e-12));
 }
 
+/// A shuffle only the general LP proves, as a form's values: two reducer
+/// groups (93 and 1), parts falling from the first mapper, a level run,
+/// falling again, the last mapper idle.
+const GENERAL_ONLY: [(&str, &str); 6] =
+    [("m", "109"), ("r", "94"), ("l", "93"), ("V", "3.55643e8"), ("S", "3.72034"), ("gamma", "0.386189")];
+
 #[test]
 fn map_and_sweep_points_take_the_general_lp_only_within_their_budgets() {
-    // Two reducer groups (93 and 1) in a shape none of the specialised
-    // methods certifies (parts falling from the first mapper, a level run,
-    // falling again, the last idle), which only the general LP proves, at
-    // more multiply-subtracts a step than a map point allows: within the
-    // form's budget but beyond a map point's, which refuses at once and
-    // names its limit.
+    // GENERAL_ONLY, at more multiply-subtracts a step than a map point
+    // allows: within the form's budget but beyond a map point's, which
+    // refuses at once and names its limit.
     let p = lecture_shuffle(109, 94, 93, 3.55643e8, 3.72034, 0.386189);
     let form = solve_within(&p, Budget::FORM).unwrap();
     assert!(matches!(form.method, Method::InteriorPoint { .. }), "{:?}", form.method);
@@ -336,9 +339,8 @@ fn map_and_sweep_points_take_the_general_lp_only_within_their_budgets() {
         other => panic!("{other:?}"),
     }
     // The page's message names the field, the limit and why a map differs.
-    let pairs = [("m", "109"), ("r", "94"), ("l", "93"), ("V", "3.55643e8"), ("S", "3.72034"), ("gamma", "0.386189")];
     let inputs =
-        isoperf::models::mapreduce::Inputs::new(&isoperf::models::mapreduce::SPEC.parse(&raw(&pairs)).unwrap())
+        isoperf::models::mapreduce::Inputs::new(&isoperf::models::mapreduce::SPEC.parse(&raw(&GENERAL_ONLY)).unwrap())
             .unwrap();
     let refused = isoperf::models::mapreduce::evaluate_within(&inputs, Budget::MAP_POINT).err().unwrap().to_string();
     assert!(
@@ -623,10 +625,8 @@ fn quick_reports_leave_long_shuffles_to_a_worker() {
     assert!(q.remarks.iter().any(|r| r.text.contains("start-up bound")), "{:?}", q.remarks);
     // Two reducer groups in a shape none of the specialised methods
     // certifies: the general LP solves it, so the quick report defers.
-    let general_case =
-        [("m", "109"), ("r", "94"), ("l", "93"), ("V", "3.55643e8"), ("S", "3.72034"), ("gamma", "0.386189")];
-    assert!(quick(&general_case).deferred);
-    let f = full(&general_case);
+    assert!(quick(&GENERAL_ONLY).deferred);
+    let f = full(&GENERAL_ONLY);
     assert!(f.outputs.is_some(), "{:?}", f.problems);
     assert!(f.remarks.iter().any(|r| r.text.contains("the general LP")), "{:?}", f.remarks);
 

@@ -382,7 +382,7 @@ fn search(
         // The run's ends too: where the plateau reaches into a level run the
         // length jumps (m = 1480, ℓ = 135: shortest at the run's first
         // plateau, falling after the jump to its last).
-        let ends = [a, b];
+        let run_ends = [a, b];
         while b - a > 2 {
             let (l, r) = (a + (b - a) / 3, b - (b - a) / 3);
             let (Some(cl), Some(cr)) = (cost(l), cost(r)) else { break };
@@ -392,7 +392,7 @@ fn search(
                 a = l
             }
         }
-        for p in (a..=b).chain(ends) {
+        for p in (a..=b).chain(run_ends) {
             if let Some((length, x)) = cost(p) {
                 if best.as_ref().is_none_or(|c| length < c.length) {
                     best = Some(Candidate {
@@ -466,9 +466,8 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
         };
         let run = |len: usize| -> Vec<usize> { (start..start + len).collect() };
         let short = |len: usize| {
-            search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &tail, None).is_some_and(|c| {
-                c.plateau >= start || matches!(shape.certify(&c), Err(Some(Pivot::Flow(n))) if n == start + len)
-            })
+            search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &tail, None)
+                .is_some_and(|c| c.plateau >= start || shape.certify(&c) == Err(Some(Pivot::Flow(start + len))))
         };
         let len = first_long_enough(end_run.len() + back, &short);
         let (shorter, longer) = (run(len - 1), run(len));
@@ -568,9 +567,8 @@ impl Shape<'_> {
                     |len: usize| -> Vec<usize> { c.flats.iter().copied().filter(|&f| f + len <= n || f > n).collect() };
                 let short = |len: usize| {
                     len < run
-                        && search(c.slack, &cut(len)).is_some_and(
-                            |next| matches!(self.certify(&next), Err(Some(Pivot::Level(k))) if k == n - len),
-                        )
+                        && search(c.slack, &cut(len))
+                            .is_some_and(|next| self.certify(&next) == Err(Some(Pivot::Level(n - len))))
                 };
                 next(c.slack, &cut(first_long_enough(run, &short)))
             }
@@ -600,9 +598,8 @@ impl Shape<'_> {
                         run
                     };
                     let short = |len: usize| {
-                        search(c.slack, &run(len)).is_some_and(
-                            |next| matches!(self.certify(&next), Err(Some(Pivot::Flow(k))) if k == n + len),
-                        )
+                        search(c.slack, &run(len))
+                            .is_some_and(|next| self.certify(&next) == Err(Some(Pivot::Flow(n + len))))
                     };
                     let most = (c.working - n).min(self.iv.width() - c.flats.len()).max(1);
                     next(c.slack, &run(first_long_enough(most, &short)))
