@@ -57,13 +57,19 @@ REGIMES = [
     ("plateau, idle mapper: m = 1563, r = 76, l = 35", 1563, 76, 35, 6.028e7, 7.219, 2.7334e-3),
     ("plateau, idle mapper: m = 1000, r = 115, l = 24", 1000, 115, 24, 542.0, 7.08, 0.977),
     # A level run between two descents (the general LP's before this
-    # shape's run was found by bisection), and one only the general LP
-    # proves (parts falling from the first mapper).
+    # shape's run was found by bisection, or before a run's mappers could
+    # share any window that holds them), and parts falling from the first
+    # mapper with a level run (the general LP's before that too).
     ("plateau, descent, level run of 18, descent: m = 428, r = 59, l = 41", 428, 59, 41, 6.9327e9, 6.7281, 0.2322),
     ("plateau, descent, level run of 7, descent: m = 166, r = 70, l = 61", 166, 70, 61, 7.41996e9, 9.50316, 1.22137e-3),
     ("plateau, descent, level run of 82, descent: m = 522, r = 92, l = 86", 522, 92, 86, 4.23165e8, 1.29291, 7.70028e-2),
     ("plateau, descent, level run of 5 (three groups), descent: m = 2274, r = 23, l = 8", 2274, 23, 8, 8.38943e9, 6.21324, 0.630025),
-    ("general LP: m = 109, r = 94, l = 93", 109, 94, 93, 3.55643e8, 3.72034, 0.386189),
+    ("plateau, descent, level run of 4 (three groups), descent: m = 2951, r = 44, l = 18", 2951, 44, 18, 5.09331e10, 5.6313, 0.601827),
+    ("plateau, descent, level run of 3 (three groups), descent: m = 2703, r = 13, l = 6", 2703, 13, 6, 1.95752e10, 6.03172, 0.721544),
+    ("falling from the first mapper, level run of 84: m = 109, r = 94, l = 93", 109, 94, 93, 3.55643e8, 3.72034, 0.386189),
+    # Only the general LP proves it: a level run that starts nine mappers
+    # before the idle mapper's windows begin (three groups, 21, 21 and 6).
+    ("general LP: m = 4162, r = 48, l = 21", 4162, 48, 21, 4.67765e10, 4.28736, 0.500888),
     # One reducer group, parts falling from S/c over thousands of mappers
     # (the chain, and the chain after a plateau of two): banded solves.
     ("falling chain: m = 2399, r = l = 4", 2399, 4, 4, 9.7159e10, 6.8, 0.6552),

@@ -316,18 +316,44 @@ fn chain_and_general_lp_agree_at_the_lecture_scale() {
     assert!(close(fast.makespan(), tail, 1e-12));
 }
 
-/// A shuffle only the general LP proves, as a form's values: two reducer
-/// groups (93 and 1), parts falling from the first mapper, a level run,
-/// falling again, the last mapper idle.
-const GENERAL_ONLY: [(&str, &str); 6] =
-    [("m", "109"), ("r", "94"), ("l", "93"), ("V", "3.55643e8"), ("S", "3.72034"), ("gamma", "0.386189")];
+/// A shuffle only the general LP proves, as a form's values: 100 mappers
+/// of two speeds in turn (map rates 1 and 2 × 10⁻⁵ s/B), 40 reducers in
+/// two groups of 20. (With identical mappers, the specialised methods now
+/// prove every shape drawn but rare ones: the last used here, m = 109,
+/// r = 94, ℓ = 93, is a level run between descents from the first mapper.)
+const GENERAL_ONLY: [(&str, &str); 7] = [
+    ("mappers", "heterogeneous"),
+    ("a_map_list", TWO_SPEEDS),
+    ("r", "40"),
+    ("l", "20"),
+    ("V", "1e10"),
+    ("S", "5"),
+    ("gamma", "0.5"),
+];
+
+/// 1 and 2 × 10⁻⁵ s/B in turn, 100 mappers.
+const TWO_SPEEDS: &str = concat!(
+    "1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,",
+    "1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,",
+    "1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,",
+    "1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,",
+    "1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5"
+);
+
+/// GENERAL_ONLY's shuffle.
+fn general_only() -> Shuffle {
+    isoperf::models::mapreduce::Inputs::new(&isoperf::models::mapreduce::SPEC.parse(&raw(&GENERAL_ONLY)).unwrap())
+        .unwrap()
+        .shuffle()
+}
 
 #[test]
 fn map_and_sweep_points_take_the_general_lp_only_within_their_budgets() {
     // GENERAL_ONLY, at more multiply-subtracts a step than a map point
     // allows: within the form's budget but beyond a map point's, which
     // refuses at once and names its limit.
-    let p = lecture_shuffle(109, 94, 93, 3.55643e8, 3.72034, 0.386189);
+    let p = general_only();
+    assert_eq!(p.a.len(), 100);
     let form = solve_within(&p, Budget::FORM).unwrap();
     assert!(matches!(form.method, Method::InteriorPoint { .. }), "{:?}", form.method);
     assert_eq!(form, solve(&p).unwrap());
@@ -623,8 +649,8 @@ fn quick_reports_leave_long_shuffles_to_a_worker() {
     let q = quick(&bound_case);
     assert!(!q.deferred && q.outputs.is_some(), "{:?}", q.problems);
     assert!(q.remarks.iter().any(|r| r.text.contains("start-up bound")), "{:?}", q.remarks);
-    // Two reducer groups in a shape none of the specialised methods
-    // certifies: the general LP solves it, so the quick report defers.
+    // Mappers of two speeds in turn, a shuffle none of the specialised
+    // methods certifies: the general LP solves it, so the quick report defers.
     assert!(quick(&GENERAL_ONLY).deferred);
     let f = full(&GENERAL_ONLY);
     assert!(f.outputs.is_some(), "{:?}", f.problems);
@@ -789,7 +815,9 @@ fn level_runs_of_the_descent_are_proved() {
 /// run's length is now found by bisection (too short where the flow after
 /// it is negative, too long where its last two mappers cannot share their
 /// windows), from where those windows begin or up to three mappers
-/// before. m = 166 and 522 equal the general LP solved here.
+/// before; in a run, a mapper may take its share of any window that holds
+/// it whose oldest is earlier in the run. m = 40, 109, 166 and 522 equal
+/// the general LP solved here.
 #[test]
 fn a_level_run_between_two_descents_is_proved() {
     for (m, r, l, v, s, gamma, plateau, level, known) in [
@@ -800,6 +828,19 @@ fn a_level_run_between_two_descents_is_proved() {
         // the idle mapper's windows begin (general LP 14589.585459102585 s,
         // 0.56 s natively).
         (2274, 23, 8, 8.38943e9, 6.21324, 0.630025, 2262, 5, Some(14589.585459102585)),
+        // Three groups (18, 18, 8), the run two mappers back: shorter runs
+        // leave a negative flow in the descent before the run, not after
+        // it (general LP 18016.0809948447 s, 0.86 s natively).
+        (2951, 44, 18, 5.09331e10, 5.6313, 0.601827, 2915, 4, Some(18016.0809948447)),
+        // Three groups (6, 6, 1): the last level step's first mapper is the
+        // oldest in no window that holds the next, whose share comes from
+        // the windows of the one before (general LP 18478.53854531987 s,
+        // 0.43 s natively).
+        (2703, 13, 6, 1.95752e10, 6.03172, 0.721544, 2687, 3, Some(18478.53854531987)),
+        // Parts falling from the first mapper (no plateau), the slack
+        // interval right after the run (two groups, ℓ and 1).
+        (40, 30, 29, 5.00768e8, 7.88939, 0.500278, 1, 7, None),
+        (109, 94, 93, 3.55643e8, 3.72034, 0.386189, 1, 84, None),
     ] {
         let p = lecture_shuffle(m, r, l, v, s, gamma);
         let ours = solve(&p).unwrap_or_else(|e| panic!("m = {m}: {e}"));
@@ -1336,4 +1377,27 @@ fn the_descent_past_50_000_mappers_is_proved() {
     let (ours, lp) = (solve(&p).unwrap(), general(&p).unwrap());
     assert_eq!(ours.method, Method::PlateauDescent { plateau: 2926, working: 2946, level: 0 });
     assert!(close(ours.makespan(), lp.makespan(), GENERAL_RTOL), "{} vs {}", ours.makespan(), lp.makespan());
+}
+
+/// The speedup map over m and γ at the descent point (m = 594, r = 12,
+/// ℓ = 8, V = 1.405 × 10¹¹, S = 9.037) had one gap: at γ = 1 and
+/// m ≈ 1389 (N = 2785) only the plateau methods prove the shuffle, past a
+/// map point's 1000 intervals for them, and the general LP is past its
+/// budget too. A few points a row now get a sweep point's budget: the row
+/// fills, and that point equals the form's value.
+#[test]
+fn the_speedup_map_over_m_and_gamma_fills_at_the_descent_point() {
+    use isoperf::models::MODELS;
+    let model = MODELS.iter().find(|m| m.spec().id == "mapreduce").unwrap();
+    let pairs = [("m", "594"), ("r", "12"), ("l", "8"), ("V", "1.405e11"), ("S", "9.037"), ("gamma", "4.483e-2")];
+    let p = model.spec().parse(&raw(&pairs)).unwrap();
+    // The preset's 64 columns, m = 10 … 10⁴ (log), on the row γ = 1.
+    let ms: Vec<f64> = (0..64).map(|i| 10f64.powf(1.0 + 3.0 * i as f64 / 63.0)).collect();
+    let mut row = vec![f64::NAN; 64];
+    assert!(model.field("speedup", &p, ("m", &ms), ("gamma", &[1.0]), &mut row));
+    let gaps: Vec<f64> = ms.iter().zip(&row).filter(|(_, v)| !v.is_finite()).map(|(m, _)| *m).collect();
+    assert!(gaps.is_empty(), "no speedup at m = {gaps:?}");
+    let at = ms.iter().position(|&m| m.round() == 1389.0).unwrap();
+    let form = evaluate("mapreduce", &[&pairs[1..5], &[("m", "1389"), ("gamma", "1")]].concat());
+    assert!(close(row[at], num(&form, "speedup"), 1e-12), "{} vs {}", row[at], num(&form, "speedup"));
 }

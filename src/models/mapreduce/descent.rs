@@ -32,7 +32,9 @@
 //! mapper's windows begin (or up to three mappers before: with reducer
 //! groups of different sizes the run may start earlier), and a run whose
 //! last step's two mappers cannot share their windows is cut back the same
-//! way.
+//! way. Without a plateau (a plateau of one: parts fall from the first
+//! mapper) the slack interval may come right after the run instead (m =
+//! 109, ℓ = 93: falling to mapper 16, 84 level steps, falling again).
 //!
 //! Where many reducer groups share a slow network and mapping is slow
 //! beside the start-ups (AV/m ≫ S), this is the optimum the general LP
@@ -53,7 +55,10 @@
 //! working mapper j must be covered: A_j (F_j − F_{j−1}) + c Y_j = w, with
 //! Y_j the flows whose largest part is x_j. At a level step k there is no
 //! flow through k, and mapper k + 1's equation says how much of the flows
-//! on windows holding both k and k + 1 it takes (between none and all). Backward from F_q = φ down the
+//! on windows holding both k and k + 1 it takes (between none and all); in
+//! a run of level steps, a mapper may take its share from any window that
+//! holds it whose oldest is earlier in the run, all of them tying for its
+//! largest part (earliest deadline first, [`runs_share`]). Backward from F_q = φ down the
 //! descent every F_n is affine in (w, φ); no flow through the slack
 //! interval and the plateau's total (its members tie, so they share their
 //! windows' flows: p w = c Φ) fix both. Dual feasibility is F ≥ 0, the
@@ -450,11 +455,13 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     };
     // A level run starting `back` mappers before the idle mapper's windows
     // begin. How far it goes is found by galloping and bisection: too short
-    // where the flow through the interval after it is negative (the descent
-    // would rather fall there) or the best plateau reaches into it, too
-    // long where its last step's mappers cannot share their windows or no
-    // plateau fits (7 of 59 at m = 166, ℓ = 61; 38 of 93 at m = 4372,
-    // ℓ = 95, between descents of 21 and 55). The last short run and the
+    // where the dual's flow through an interval is negative (the one after
+    // the run, where the descent would rather be level too; or one of the
+    // descent before it: at m = 2951, r = 44, ℓ = 18, runs of 1 to 3 of the
+    // 4 steps) or the best plateau reaches into it, too long where its last
+    // step's mappers cannot share their windows or no plateau fits (7 of 59
+    // at m = 166, ℓ = 61; 38 of 93 at m = 4372, ℓ = 95, between descents of
+    // 21 and 55). The last short run and the
     // first that is not are both tried: the first pivots to the optimum,
     // the second is it where the run is a whole. Where the windows begin at
     // the run's start, so does the run of all ℓ − 1 with the slack interval
@@ -467,13 +474,16 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
         let run = |len: usize| -> Vec<usize> { (start..start + len).collect() };
         let short = |len: usize| {
             search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &tail, None)
-                .is_some_and(|c| c.plateau >= start || shape.certify(&c) == Err(Some(Pivot::Flow(start + len))))
+                .is_some_and(|c| c.plateau >= start || matches!(shape.certify(&c), Err(Some(Pivot::Flow(_)))))
         };
         let len = first_long_enough(end_run.len() + back, &short);
         let (shorter, longer) = (run(len - 1), run(len));
-        let mut starts = vec![(1, Slack::After(0), &longer[..])];
-        if !shorter.is_empty() {
-            starts.push((1, Slack::After(0), &shorter[..]));
+        let mut starts = Vec::with_capacity(5);
+        for (len, run) in [(len, &longer), (len - 1, &shorter)].into_iter().filter(|r| !r.1.is_empty()) {
+            // The slack interval after the plateau, or right after the run
+            // (parts falling from the first mapper: m = 109, r = 94, ℓ = 93).
+            starts.push((1, Slack::After(0), &run[..]));
+            starts.extend((start + len < m - 1).then_some((1, Slack::At(start + len), &run[..])));
         }
         starts.extend(whole);
         prove_shortest(&starts)
@@ -648,6 +658,7 @@ impl Shape<'_> {
         let flats = cand.levels();
         let mut tau = vec![0.0f64; m + 1];
         let mut pairs = vec![0.0f64; m + 1];
+        let mut tail_shared: Vec<(usize, usize, f64)> = Vec::new();
         let mut tail_on_plateau: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
         let mut idle_supply: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
         for (w, weight) in tail {
@@ -659,6 +670,9 @@ impl Shape<'_> {
             } else if first <= q {
                 let shared = flats.binary_search(&first).is_ok() && holds(w, first + 1);
                 *(if shared { &mut pairs } else { &mut tau }).get_mut(first).ok_or(None)? += weight;
+                if shared {
+                    tail_shared.push((first, reach(w, first, &flats), *weight));
+                }
             } else {
                 idle_supply.push((ranges.iter().map(|&(l, h)| (l - q, h - q)).collect(), *weight));
             }
@@ -668,7 +682,7 @@ impl Shape<'_> {
         // plateau's members share its flows, w/c each but mapper p, which gets
         // (w − A_p F_p)/c.
         let end: Affine2 = if idle { (0.0, 0.0, 1.0) } else { (1.0, 0.0, 0.0) };
-        let (flow, on_plateau, _) = walk.backward(end, (0.0, 1.0, 0.0), idle).ok_or(None)?;
+        let (flow, on_plateau, _, _) = walk.backward(end, (0.0, 1.0, 0.0), idle).ok_or(None)?;
         let f_p = flow.get(p).copied().ok_or(None)?;
         let phi = on_plateau
             .iter()
@@ -685,15 +699,23 @@ impl Shape<'_> {
         // The flows again, as numbers now that w and φ are known (the affine
         // forms' coefficients can be large and cancel), and the plateau's
         // supplies with them.
-        let (flows, on_plateau, splits) = walk.backward(if idle { fq } else { 1.0 }, w, idle).ok_or(None)?;
+        let (flows, on_plateau, splits, front_shared) =
+            walk.backward(if idle { fq } else { 1.0 }, w, idle).ok_or(None)?;
         let f_p = flows.get(p).copied().ok_or(None)?;
         if let Some(n) = (p..=q.min(m - 1)).find(|&n| flows.get(n).is_some_and(|&f| f < -CERTIFICATE_TOL)) {
             return Err(Some(Pivot::Flow(n)));
         }
-        if let Some(&(k, _, _)) =
-            splits.iter().find(|&&(_, given, pool)| !(given >= -CERTIFICATE_TOL && given <= pool + CERTIFICATE_TOL))
+        if let Some(&(k, _, _, _)) =
+            splits.iter().find(|&&(_, given, pool, _)| !(given >= -CERTIFICATE_TOL && given <= pool + CERTIFICATE_TOL))
         {
-            return Err(Some(Pivot::Level(k)));
+            // Each level step's second mapper cannot take what it needs from
+            // the windows its first one is oldest in; in a run of level steps
+            // it may take from any window whose oldest is earlier in the run
+            // and that holds it.
+            let sources: Vec<(usize, usize, f64)> = tail_shared.into_iter().chain(front_shared).collect();
+            if !runs_share(&splits, &sources) {
+                return Err(Some(Pivot::Level(k)));
+            }
         }
         let mut single: Vec<(usize, usize, f64)> =
             on_plateau.iter().map(|&(oldest, f)| (oldest, p, f.max(0.0))).collect();
@@ -783,9 +805,12 @@ impl Linear for Affine2 {
 }
 
 /// The flows F_p … F_q (indexed by n), those on the plateau with the
-/// oldest mapper of their window, and at each flat interval k what its
-/// second mapper takes of the first one's shared windows, with their total.
-type Flows<T> = (Vec<T>, Vec<(usize, T)>, Vec<(usize, T, T)>);
+/// oldest mapper of their window, at each flat interval k what its second
+/// mapper takes of the first one's shared windows, with their total and
+/// what the second mapper kept of its own (see [`runs_share`]), and the
+/// front's shared windows: their oldest mapper, the last mapper of its
+/// level run they hold, and their flow.
+type Flows<T> = (Vec<T>, Vec<(usize, T)>, Vec<(usize, T, T, T)>, Vec<(usize, usize, T)>);
 
 /// The descent's intervals, walked backward by the dual.
 struct Walk<'a> {
@@ -813,17 +838,24 @@ impl Walk<'_> {
         let (p, q) = (self.p, self.q);
         let mut flow = vec![T::number(0.0); q + 1];
         let mut chain = vec![T::number(0.0); q + 1];
+        // What each mapper kept of its own shared windows (the level step
+        // after it took the rest).
+        let mut kept = vec![T::number(0.0); q + 1];
         let mut shared: Vec<T> = self.pairs.iter().take(q + 1).map(|&v| T::number(v)).collect();
         let mut on_plateau: Vec<(usize, T)> = Vec::new();
-        let mut splits: Vec<(usize, T, T)> = Vec::new();
+        let mut splits: Vec<(usize, T, T, T)> = Vec::new();
+        let mut sources: Vec<(usize, usize, T)> = Vec::new();
         let mut place = |n: usize, f: T, chain: &mut Vec<T>, shared: &mut Vec<T>| {
             let oldest = self.lo.get(n - 1).copied().unwrap_or(1);
-            let pair = self.flats.binary_search(&oldest).is_ok()
-                && self.front.get(n - 1).is_some_and(|w| holds(w, oldest + 1));
+            let window = self.front.get(n - 1);
+            let pair = self.flats.binary_search(&oldest).is_ok() && window.is_some_and(|w| holds(w, oldest + 1));
             if oldest <= p {
                 on_plateau.push((oldest, f));
             } else if let Some(slot) = if pair { shared.get_mut(oldest) } else { chain.get_mut(oldest) } {
                 *slot = slot.plus(f);
+                if let Some(w) = window.filter(|_| pair) {
+                    sources.push((oldest, reach(w, oldest, self.flats), f));
+                }
             }
         };
         *flow.get_mut(q)? = end;
@@ -833,14 +865,13 @@ impl Walk<'_> {
         let mut f_j = end;
         for j in (p + 1..=q).rev() {
             let a_j = *self.sc.a.get(j - 1)?;
-            let y = T::number(*self.tau.get(j)?).plus(*chain.get(j)?);
+            let y = T::number(*self.tau.get(j)?).plus(*chain.get(j)?).plus(*kept.get(j)?);
             let next = if self.flats.binary_search(&(j - 1)).is_ok() {
                 // A_j F_j + c (Y_j + σ) = w: mapper j takes σ of the pool, j − 1 the rest.
                 let given = w.plus(f_j.times(-a_j)).times(1.0 / self.sc.c).plus(y.times(-1.0));
                 let pool = *shared.get(j - 1)?;
-                splits.push((j - 1, given, pool));
-                let rest = chain.get_mut(j - 1)?;
-                *rest = rest.plus(pool).plus(given.times(-1.0));
+                splits.push((j - 1, given, pool, *kept.get(j)?));
+                *kept.get_mut(j - 1)? = pool.plus(given.times(-1.0));
                 T::number(0.0)
             } else {
                 f_j.plus(w.plus(y.times(-self.sc.c)).times(-1.0 / a_j))
@@ -849,6 +880,80 @@ impl Walk<'_> {
             place(j - 1, next, &mut chain, &mut shared);
             f_j = next;
         }
-        Some((flow, on_plateau, splits))
+        Some((flow, on_plateau, splits, sources))
     }
+}
+
+/// The last mapper of the level run from mapper i that window `w` holds
+/// without a gap: i's level run ends at the first mapper after it whose
+/// interval is not flat.
+fn reach(w: &Window, i: usize, flats: &[usize]) -> usize {
+    let mut j = i;
+    while flats.binary_search(&j).is_ok() && holds(w, j + 1) {
+        j += 1;
+    }
+    j
+}
+
+/// Whether the level runs' mappers can share their windows: in a run of
+/// level steps every mapper ties with the oldest of each window that holds
+/// it, so a window's flow may go to any mapper from its oldest to the last
+/// it holds in the run (`sources`: oldest, that last, flow). Each mapper j
+/// after a run's first needs what the chained split gave it and what it
+/// kept of its own windows (`splits`: the interval before it, given, the
+/// pool, kept), and each window must be used up by the mappers it reaches
+/// but the run's first, who takes what is left. Earliest deadline first
+/// backward: each mapper takes from the windows whose oldest is latest.
+/// (The chained split lets a mapper take only from the windows its
+/// predecessor is oldest in: at m = 2703, r = 13, ℓ = 6 the last step's
+/// first mapper is oldest in none, while the windows of the one before it
+/// hold both.)
+fn runs_share(splits: &[(usize, f64, f64, f64)], sources: &[(usize, usize, f64)]) -> bool {
+    use std::collections::BinaryHeap;
+    // (mapper, its need), backward as the walk went.
+    let needs: Vec<(usize, f64)> = splits.iter().map(|&(k, given, _, kept)| (k + 1, given + kept)).collect();
+    let mut by_end: Vec<(usize, usize, f64)> = sources.to_vec();
+    by_end.sort_unstable_by_key(|s| std::cmp::Reverse(s.1));
+    let mut next = by_end.iter().peekable();
+    // The windows open at the current mapper, latest oldest on top: (oldest,
+    // index into `left`).
+    let mut open: BinaryHeap<(usize, usize)> = BinaryHeap::new();
+    let mut left: Vec<f64> = Vec::new();
+    for (i, &(j, mut need)) in needs.iter().enumerate() {
+        if need < -CERTIFICATE_TOL {
+            return false;
+        }
+        while let Some(&&(oldest, _, flow)) = next.peek().filter(|s| s.1 >= j) {
+            open.push((oldest, left.len()));
+            left.push(flow);
+            next.next();
+        }
+        while need > CERTIFICATE_TOL {
+            let Some(&(_, slot)) = open.peek() else { return false };
+            let have = left.get(slot).copied().unwrap_or(0.0);
+            let take = have.clamp(0.0, need);
+            need -= take;
+            if let Some(v) = left.get_mut(slot) {
+                *v -= take;
+            }
+            if have - take <= CERTIFICATE_TOL {
+                open.pop();
+            }
+        }
+        // Windows whose oldest is j reach no mapper before it: used up.
+        while let Some(&(_, slot)) = open.peek().filter(|o| o.0 >= j) {
+            if left.get(slot).is_some_and(|&v| v > CERTIFICATE_TOL) {
+                return false;
+            }
+            open.pop();
+        }
+        // Where the run begins at j − 1, that mapper takes what is left of
+        // its own windows.
+        if needs.get(i + 1).is_none_or(|&(before, _)| before + 1 != j) {
+            while open.peek().is_some_and(|o| o.0 + 1 >= j) {
+                open.pop();
+            }
+        }
+    }
+    true
 }

@@ -42,6 +42,15 @@ use schedule::{Intervals, Method, Shuffle, ShuffleEnds, Solution, SolveError, MA
 /// Largest mapper or reducer count the calculator takes.
 pub const MAX_NODES: usize = 100_000;
 
+/// Points of a map's row that get a sweep point's budget where a map
+/// point's leaves them without a value (the plateau methods past
+/// [`schedule::PLATEAU_QUICK_INTERVALS`], tens of milliseconds): one at
+/// m ≈ 1389, γ = 1 at the descent point (m = 594, r = 12, ℓ = 8,
+/// V = 1.405 × 10¹¹, S = 9.037). Counted by row, so that a map drawn in
+/// bands of rows is the same as one drawn whole.
+#[cfg(feature = "full")]
+const MAP_ROW_RETRIES: usize = 2;
+
 /// Valid inputs in the papers' units.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inputs {
@@ -685,11 +694,20 @@ impl Model for MapReduce {
         for (j, yv) in y.1.iter().enumerate() {
             let Some(yv) = SPEC.value_at(y.0, *yv) else { continue };
             let row = p.with(y.0, yv);
+            let mut retries = MAP_ROW_RETRIES;
             for (i, xv) in xs.iter().enumerate() {
                 let Some(xv) = xv else { continue };
                 let Ok(inputs) = Inputs::new(&row.with(x.0, xv.clone())) else { continue };
                 let value = closed(&inputs).or_else(|| {
-                    let result = evaluate_within(&inputs, schedule::Budget::MAP_POINT).ok()?;
+                    let result = evaluate_within(&inputs, schedule::Budget::MAP_POINT)
+                        .or_else(|e| match retries.checked_sub(1) {
+                            Some(left) => {
+                                retries = left;
+                                evaluate_within(&inputs, schedule::Budget::SWEEP_POINT)
+                            }
+                            None => Err(e),
+                        })
+                        .ok()?;
                     read.number(&Evaluated { inputs, result })
                 });
                 if let (Some(slot), Some(v)) = (out.get_mut(j * nx + i), value) {
@@ -744,21 +762,30 @@ impl Model for MapReduce {
                 plural(working as f64, "mapper", "mappers"),
                 idle_after(working)
             ),
-            Method::PlateauDescent { plateau, working, level } => format!(
-                "equal parts on the first {}, then parts falling as fast as the start-ups allow to mapper {working}{}, {}: mapping outlasts the start-ups, so the last mappers start without waiting, and {}; proved optimal by a dual solution",
-                plural(plateau as f64, "mapper", "mappers"),
-                match level {
+            Method::PlateauDescent { plateau, working, level } => {
+                let level = match level {
                     0 => String::new(),
                     1 => " (level for one step, where two mappers tie for their windows' largest part)".to_string(),
                     n => format!(" (level for {n} steps, where two mappers tie for their windows' largest part)"),
-                },
-                idle_after(working),
-                if inputs.intervals.groups() == 1 {
-                    "the rest would start after the transfers they could save"
+                };
+                if plateau == 1 {
+                    format!(
+                        "parts falling from the first mapper as fast as the start-ups allow to mapper {working}{level}, {}: mapping outlasts the start-ups, so the last mappers start without waiting; proved optimal by a dual solution",
+                        idle_after(working)
+                    )
                 } else {
-                    "the long plateau keeps every later reducer group's largest part low"
+                    format!(
+                        "equal parts on the first {}, then parts falling as fast as the start-ups allow to mapper {working}{level}, {}: mapping outlasts the start-ups, so the last mappers start without waiting, and {}; proved optimal by a dual solution",
+                        plural(plateau as f64, "mapper", "mappers"),
+                        idle_after(working),
+                        if inputs.intervals.groups() == 1 {
+                            "the rest would start after the transfers they could save"
+                        } else {
+                            "the long plateau keeps every later reducer group's largest part low"
+                        }
+                    )
                 }
-            ),
+            }
             Method::InteriorPoint { iterations } => format!(
                 "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method in {iterations} iterations and its schedule proved optimal by a dual bound to 10⁻⁹"
             ),
