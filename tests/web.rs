@@ -213,21 +213,23 @@ fn mapreduce_example_and_sweeps_cross_the_boundary() {
 
 #[wasm_bindgen_test]
 fn a_long_report_tells_its_progress_from_inside_the_call() {
-    // A shuffle only the general LP proves (m = 109, two reducer groups):
-    // each interior-point iteration reports the digits gained, between 0
-    // and 1, rising to most of them.
+    // A shuffle only the general LP proves (100 mappers of two speeds in
+    // turn, two reducer groups): each interior-point iteration reports the
+    // digits gained, between 0 and 1, rising to most of them.
     let heard = Array::new();
     let sink = heard.clone();
     let hook = wasm_bindgen::closure::Closure::<dyn Fn(f64)>::new(move |f: f64| {
         sink.push(&JsValue::from(f));
     });
+    let two_speeds: Vec<&str> = (0..100).map(|i| if i % 2 == 0 { "1e-5" } else { "2e-5" }).collect();
     let case = params(&[
-        ("m", "109".into()),
-        ("r", "94".into()),
-        ("l", "93".into()),
-        ("V", "3.55643e8".into()),
-        ("S", "3.72034".into()),
-        ("gamma", "0.386189".into()),
+        ("mappers", "heterogeneous".into()),
+        ("a_map_list", two_speeds.join(",").into()),
+        ("r", "40".into()),
+        ("l", "20".into()),
+        ("V", "1e10".into()),
+        ("S", "5".into()),
+        ("gamma", "0.5".into()),
     ]);
     let r = web::report("mapreduce".into(), case, hook.as_ref().clone()).expect("a report");
     assert!(!get(&r, "outputs").is_null(), "outputs");
