@@ -49,22 +49,28 @@ fn shuffle(c: &mut Criterion) {
             b.iter(|| solve(black_box(&p)).unwrap())
         });
     }
-    // Only the general LP proves the first; the plateau with an idle mapper
-    // the second (the general LP's before the plateau methods took on up to
-    // 16 000 intervals); then two chains falling from S/c, solved as banded
-    // systems, a descent that pauses for a level run, and one reducer
-    // group's descent that runs out 45 mappers before the end (all four
-    // refused before); last, two level runs between descents (the general
-    // LP's before: 0.1 s and 7.1 s).
+    // Only the general LP proves the first (1.7 s); parts falling from the
+    // first mapper with a level run the second (the general LP's before);
+    // the plateau with idle mappers the next two (the general LP's before
+    // the plateau methods took on up to 16 000 intervals; the second with
+    // the chain after a plateau tried first before); then two chains
+    // falling from S/c, solved as banded systems, a descent that pauses for
+    // a level run, and one reducer group's descent that runs out 45 mappers
+    // before the end (all four refused before); last, level runs between
+    // descents (the general LP's before: 0.1 s, 7.1 s, 0.86 s and 0.43 s).
     for (method, m, r, l, v, s, gamma) in [
-        ("general LP", 109, 94, 93, 3.55643e8, 3.72034, 0.386189),
+        ("general LP", 4162, 48, 21, 4.67765e10, 4.28736, 0.500888),
+        ("falling from the first mapper, a level run of 84", 109, 94, 93, 3.55643e8, 3.72034, 0.386189),
         ("plateau, idle mapper", 1000, 115, 24, 542.0, 7.08, 0.977),
+        ("plateau, idle mappers", 7095, 5, 3, 1.43098e6, 2.95386, 0.506924),
         ("falling chain", 2399, 4, 4, 9.7159e10, 6.8, 0.6552),
         ("plateau of two, falling chain", 4988, 35, 37, 1.63218e12, 9.66733, 0.968523),
         ("descent with a level run of 11", 3704, 481, 463, 2.982e11, 1.4251, 0.050474),
         ("one group, plateau and descent, 45 idle", 8053, 280, 281, 1.93433e13, 8.29517, 0.33477),
         ("a level run of 18 between descents", 428, 59, 41, 6.9327e9, 6.7281, 0.2322),
         ("a level run of 38 between descents", 4372, 167, 95, 1.12472e11, 3.40971, 2.82596e-2),
+        ("a level run of 4 between descents, three groups", 2951, 44, 18, 5.09331e10, 5.6313, 0.601827),
+        ("a level run of 3 between descents, three groups", 2703, 13, 6, 1.95752e10, 6.03172, 0.721544),
     ] {
         let p =
             Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: vec![a; m], s, c: gamma * 1e-6 / r as f64, v };
