@@ -67,9 +67,10 @@ REGIMES = [
     ("plateau, descent, level run of 4 (three groups), descent: m = 2951, r = 44, l = 18", 2951, 44, 18, 5.09331e10, 5.6313, 0.601827),
     ("plateau, descent, level run of 3 (three groups), descent: m = 2703, r = 13, l = 6", 2703, 13, 6, 1.95752e10, 6.03172, 0.721544),
     ("falling from the first mapper, level run of 84: m = 109, r = 94, l = 93", 109, 94, 93, 3.55643e8, 3.72034, 0.386189),
-    # Only the general LP proves it: a level run that starts nine mappers
-    # before the idle mapper's windows begin (three groups, 21, 21 and 6).
-    ("general LP: m = 4162, r = 48, l = 21", 4162, 48, 21, 4.67765e10, 4.28736, 0.500888),
+    # A level run that starts nine mappers before the idle mapper's windows
+    # begin (three groups, 21, 21 and 6): the general LP's until such
+    # starts were looked for.
+    ("plateau, descent, level run of 11 (three groups, nine back), descent: m = 4162, r = 48, l = 21", 4162, 48, 21, 4.67765e10, 4.28736, 0.500888),
     # One reducer group, parts falling from S/c over thousands of mappers
     # (the chain, and the chain after a plateau of two): banded solves.
     ("falling chain: m = 2399, r = l = 4", 2399, 4, 4, 9.7159e10, 6.8, 0.6552),

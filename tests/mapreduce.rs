@@ -815,7 +815,8 @@ fn level_runs_of_the_descent_are_proved() {
 /// run's length is now found by bisection (too short where the flow after
 /// it is negative, too long where its last two mappers cannot share their
 /// windows), from where those windows begin or up to three mappers
-/// before; in a run, a mapper may take its share of any window that holds
+/// before (sixteen where a run fitted a plateau but was not proved); in a
+/// run, a mapper may take its share of any window that holds
 /// it whose oldest is earlier in the run. m = 40, 109, 166 and 522 equal
 /// the general LP solved here.
 #[test]
@@ -837,6 +838,10 @@ fn a_level_run_between_two_descents_is_proved() {
         // the windows of the one before (general LP 18478.53854531987 s,
         // 0.43 s natively).
         (2703, 13, 6, 1.95752e10, 6.03172, 0.721544, 2687, 3, Some(18478.53854531987)),
+        // Three groups (21, 21, 6): the run starts nine mappers before the
+        // idle mapper's windows begin, found where a run fitted a plateau
+        // nearer them (general LP 18822.42773497881 s, 1.7 s natively).
+        (4162, 48, 21, 4.67765e10, 4.28736, 0.500888, 4124, 11, Some(18822.42773497881)),
         // Parts falling from the first mapper (no plateau), the slack
         // interval right after the run (two groups, ℓ and 1).
         (40, 30, 29, 5.00768e8, 7.88939, 0.500278, 1, 7, None),

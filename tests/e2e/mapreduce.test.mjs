@@ -561,15 +561,15 @@ describe('mapreduce: sweeps', () => {
 });
 
 /**
- * A shuffle only the general LP proves, in 37 interior-point iterations,
- * about 1.7 s natively (three reducer groups, 21, 21 and 6; a level run
- * between two descents that starts nine mappers before the idle mapper's
- * windows begin, past the three the plateau-and-descent method looks).
- * (Those used before are now proved in milliseconds: m = 2000, r = 115,
- * ℓ = 24 by the plateau with an idle mapper, m = 1631, r = 69, ℓ = 35 and
- * m = 2951, r = 44, ℓ = 18 by the plateau and a descent with a level run.)
+ * A shuffle only the general LP proves, for seconds in the browser: 3000
+ * mappers, the first half half as fast as the second (2 and 1 × 10⁻⁵
+ * s/B), 44 reducers in groups of 18 (0.5 s natively). (With identical
+ * mappers, those used before are now proved in milliseconds: m = 2000,
+ * r = 115, ℓ = 24 by the plateau with an idle mapper; m = 1631, r = 69,
+ * ℓ = 35, m = 2951, r = 44, ℓ = 18 and m = 4162, r = 48, ℓ = 21 by the
+ * plateau and a descent with a level run.)
  */
-const GENERAL_SECONDS = { m: '4162', r: '48', l: '21', V: '4.67765e10', S: '4.28736', gamma: '0.500888' };
+const GENERAL_SECONDS = { mappers: 'heterogeneous', a_map_list: Array.from({ length: 3000 }, (_, i) => (i < 1500 ? '2e-5' : '1e-5')).join(','), r: '44', l: '18', V: '5e10', S: '5.6', gamma: '0.6' };
 
 /** 100 mappers of two speeds in turn (1 and 2 × 10⁻⁵ s/B), 40 reducers in two groups: the general LP's, in milliseconds. */
 const TWO_SPEEDS = { mappers: 'heterogeneous', a_map_list: Array.from({ length: 100 }, (_, i) => (i % 2 ? '2e-5' : '1e-5')).join(','), r: '40', l: '20', V: '1e10', S: '5', gamma: '0.5' };
@@ -623,7 +623,7 @@ describe('mapreduce: long evaluations run in a worker', () => {
   });
 
   test('an edit during a report of seconds (the general LP) replaces the report worker, and the page follows the edit', async () => {
-    // Five reducer groups, parts nearly equal: only the general LP proves it, in seconds in the browser.
+    // Mappers of two speeds: only the general LP proves it, in seconds in the browser.
     await withMr({ hash: hashOf(GENERAL_SECONDS), waitReady: false }, async ({ page }) => {
       await page.waitForFunction(() => window.isoperf?.workers.report?.requests >= 1, null, { timeout: 20_000 });
       await page.waitForTimeout(400);

@@ -30,7 +30,9 @@
 //! steps, a descent of 55 and one idle mapper at m = 4372, ℓ = 95): the
 //! run's length is found by galloping and bisection from where the idle
 //! mapper's windows begin (or up to three mappers before: with reducer
-//! groups of different sizes the run may start earlier), and a run whose
+//! groups of different sizes the run may start earlier; and up to sixteen,
+//! without active-set steps, where a run fitted a plateau but was not
+//! proved: nine at m = 4162, ℓ = 21), and a run whose
 //! last step's two mappers cannot share their windows is cut back the same
 //! way. Without a plateau (a plateau of one: parts fall from the first
 //! mapper) the slack interval may come right after the run instead (m =
@@ -306,6 +308,13 @@ const PIVOTS: usize = 4;
 /// earlier (2 at m = 2274, r = 23, ℓ = 8).
 const RUN_STARTS_BACK: usize = 3;
 
+/// How many mappers before them a level run is looked for at most where
+/// a run fits the first starts but none of them is proved, each further
+/// start's run proved as found or not at all: with three reducer groups
+/// of different sizes the run may start far earlier (9 at m = 4162,
+/// r = 48, ℓ = 21, groups 21, 21 and 6).
+const RUN_STARTS_FAR: usize = 16;
+
 /// Plateau lengths sampled before the bisections.
 const GRID: usize = 32;
 
@@ -457,14 +466,17 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     let end_run: Vec<usize> = (m.saturating_sub(width) + 1..=m - 2).collect();
     let idle = [(0, Slack::After(0), &[][..]), (1, Slack::After(0), &[][..]), (width, Slack::After(0), &[][..])];
     let shape = Shape { sc: &sc, iv: &iv, tail: &tail, front: &front, lo: &lo };
-    let prove_shortest = |starts: &[(usize, Slack, &[usize])]| {
+    // Whether a level run's shape fitted a plateau at all.
+    let fitted = std::cell::Cell::new(false);
+    let prove_shortest = |starts: &[(usize, Slack, &[usize])], pivots: usize| {
         let mut found: Vec<Candidate> = starts
             .iter()
             .filter(|s| s.0 <= width)
             .filter_map(|&(idle, slack, flats)| search(&sc, &lo, m, (m - idle, slack, flats), &tail, None))
             .collect();
         found.sort_by(|a, b| a.length.total_cmp(&b.length));
-        found.into_iter().find_map(|c| shape.prove(c, PIVOTS))
+        fitted.set(fitted.get() || found.iter().any(|c| !c.flats.is_empty()));
+        found.into_iter().find_map(|c| shape.prove(c, pivots))
     };
     // A level run starting `back` mappers before the idle mapper's windows
     // begin. How far it goes is found by galloping and bisection: too short
@@ -480,13 +492,15 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     // the run's start, so does the run of all ℓ − 1 with the slack interval
     // last.
     let level_run = |back: usize| -> Option<Candidate> {
+        let far = back > RUN_STARTS_BACK;
+        let pivots = if far { 0 } else { PIVOTS };
         let whole = (back == 0).then_some((1, Slack::At(m - 1), &end_run[..]));
         let Some(start) = end_run.first().and_then(|s| s.checked_sub(back)).filter(|&s| s > 1) else {
-            return whole.and_then(|w| prove_shortest(&[w]));
+            return whole.and_then(|w| prove_shortest(&[w], pivots));
         };
         let run = |len: usize| -> Vec<usize> { (start..start + len).collect() };
         let short = |len: usize| {
-            search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &tail, None)
+            search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &tail, far.then(|| start - 1))
                 .is_some_and(|c| c.plateau >= start || matches!(shape.certify(&c), Err(Some(Pivot::Flow(_)))))
         };
         let len = first_long_enough(end_run.len() + back, &short);
@@ -499,7 +513,7 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
             starts.extend((start + len < m - 1).then_some((1, Slack::At(start + len), &run[..])));
         }
         starts.extend(whole);
-        prove_shortest(&starts)
+        prove_shortest(&starts, pivots)
     };
     // Last, the descent that runs out at its own pace: every interval from
     // the plateau on tight, and q the last working mapper, the one whose
@@ -511,12 +525,19 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
     let own_pace = || {
         let lasts = |q: usize| parts(&sc, &lo, m, 1, q, Slack::At(q), &[]).err() != Some(Fit::Short);
         let q = last_fitting(1, m, &lasts);
-        prove_shortest(&[(m - q, Slack::At(q), &[][..])])
+        prove_shortest(&[(m - q, Slack::At(q), &[][..])], PIVOTS)
     };
     let best = if iv.groups() == 1 {
         own_pace()
     } else {
-        prove_shortest(&idle).or_else(|| (0..=RUN_STARTS_BACK).find_map(level_run)).or_else(own_pace)
+        // The far starts only where a run fitted some plateau near the idle
+        // mapper's windows (where the plateau with idle mappers is the
+        // optimum, none does).
+        let far = RUN_STARTS_FAR.min(iv.width());
+        prove_shortest(&idle, PIVOTS)
+            .or_else(|| (0..=RUN_STARTS_BACK).find_map(level_run))
+            .or_else(|| fitted.get().then(|| (RUN_STARTS_BACK + 1..=far).find_map(level_run)).flatten())
+            .or_else(own_pace)
     }?;
     let largest = iv.largest_senders(&best.x);
     let t = p.boundaries(&sc, &best.x, &largest);
