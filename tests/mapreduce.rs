@@ -340,19 +340,15 @@ const TWO_SPEEDS: &str = concat!(
     "1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5"
 );
 
-/// GENERAL_ONLY's shuffle.
-fn general_only() -> Shuffle {
-    isoperf::models::mapreduce::Inputs::new(&isoperf::models::mapreduce::SPEC.parse(&raw(&GENERAL_ONLY)).unwrap())
-        .unwrap()
-        .shuffle()
-}
-
 #[test]
 fn map_and_sweep_points_take_the_general_lp_only_within_their_budgets() {
     // GENERAL_ONLY, at more multiply-subtracts a step than a map point
     // allows: within the form's budget but beyond a map point's, which
     // refuses at once and names its limit.
-    let p = general_only();
+    let inputs =
+        isoperf::models::mapreduce::Inputs::new(&isoperf::models::mapreduce::SPEC.parse(&raw(&GENERAL_ONLY)).unwrap())
+            .unwrap();
+    let p = inputs.shuffle();
     assert_eq!(p.a.len(), 100);
     let form = solve_within(&p, Budget::FORM).unwrap();
     assert!(matches!(form.method, Method::InteriorPoint { .. }), "{:?}", form.method);
@@ -365,9 +361,6 @@ fn map_and_sweep_points_take_the_general_lp_only_within_their_budgets() {
         other => panic!("{other:?}"),
     }
     // The page's message names the field, the limit and why a map differs.
-    let inputs =
-        isoperf::models::mapreduce::Inputs::new(&isoperf::models::mapreduce::SPEC.parse(&raw(&GENERAL_ONLY)).unwrap())
-            .unwrap();
     let refused = isoperf::models::mapreduce::evaluate_within(&inputs, Budget::MAP_POINT).err().unwrap().to_string();
     assert!(
         refused.contains("at a point of a map or a sweep") && refused.contains("at most 20000 operations"),

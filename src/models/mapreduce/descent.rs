@@ -71,8 +71,8 @@
 
 use super::general::{windows, Window};
 use super::schedule::{
-    cover_feasible, intervals_hold, ranges_cover, split_feasible, Intervals, Method, Scaled, Shuffle, Solution,
-    CERTIFICATE_TOL,
+    cover_feasible, intervals_hold, ranges_cover, ranges_split, split_feasible, Intervals, Method, Scaled, Shuffle,
+    Solution, CERTIFICATE_TOL,
 };
 
 /// k + a·u + b·v for two unknowns (u, v): (H, y) in the primal, (w, φ) in
@@ -506,11 +506,11 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
         let len = first_long_enough(end_run.len() + back, &short);
         let (shorter, longer) = (run(len - 1), run(len));
         let mut starts = Vec::with_capacity(5);
-        for (len, run) in [(len, &longer), (len - 1, &shorter)].into_iter().filter(|r| !r.1.is_empty()) {
+        for (len, flats) in [(len, &longer), (len - 1, &shorter)].into_iter().filter(|r| !r.1.is_empty()) {
             // The slack interval after the plateau, or right after the run
             // (parts falling from the first mapper: m = 109, r = 94, ℓ = 93).
-            starts.push((1, Slack::After(0), &run[..]));
-            starts.extend((start + len < m - 1).then_some((1, Slack::At(start + len), &run[..])));
+            starts.push((1, Slack::After(0), &flats[..]));
+            starts.extend((start + len < m - 1).then_some((1, Slack::At(start + len), &flats[..])));
         }
         starts.extend(whole);
         prove_shortest(&starts, pivots)
@@ -932,62 +932,29 @@ fn reach(w: &Window, i: usize, flats: &[usize]) -> usize {
 /// Whether the level runs' mappers can share their windows: in a run of
 /// level steps every mapper ties with the oldest of each window that holds
 /// it, so a window's flow may go to any mapper from its oldest to the last
-/// it holds in the run (`sources`: oldest, that last, flow). Each mapper j
+/// it holds in the run (`sources`: oldest, that last, flow). Each mapper
 /// after a run's first needs what the chained split gave it and what it
 /// kept of its own windows (`splits`: the interval before it, given, the
-/// pool, kept), and each window must be used up by the mappers it reaches
-/// but the run's first, who takes what is left. Earliest deadline first
-/// backward: each mapper takes from the windows whose oldest is latest.
-/// (The chained split lets a mapper take only from the windows its
-/// predecessor is oldest in: at m = 2703, r = 13, ℓ = 6 the last step's
-/// first mapper is oldest in none, while the windows of the one before it
-/// hold both.)
+/// pool, kept); the run's first takes what is left. Each run is then a
+/// split of ranges over its mappers ([`ranges_split`]). (The chained split
+/// lets a mapper take only from the windows its predecessor is oldest in:
+/// at m = 2703, r = 13, ℓ = 6 the last step's first mapper is oldest in
+/// none, while the windows of the one before it hold both.)
 fn runs_share(splits: &[(usize, f64, f64, f64)], sources: &[(usize, usize, f64)]) -> bool {
-    use std::collections::BinaryHeap;
-    // (mapper, its need), backward as the walk went.
-    let needs: Vec<(usize, f64)> = splits.iter().map(|&(k, given, _, kept)| (k + 1, given + kept)).collect();
-    let mut by_end: Vec<(usize, usize, f64)> = sources.to_vec();
-    by_end.sort_unstable_by_key(|s| std::cmp::Reverse(s.1));
-    let mut next = by_end.iter().peekable();
-    // The windows open at the current mapper, latest oldest on top: (oldest,
-    // index into `left`).
-    let mut open: BinaryHeap<(usize, usize)> = BinaryHeap::new();
-    let mut left: Vec<f64> = Vec::new();
-    for (i, &(j, mut need)) in needs.iter().enumerate() {
-        if need < -CERTIFICATE_TOL {
-            return false;
-        }
-        while let Some(&&(oldest, _, flow)) = next.peek().filter(|s| s.1 >= j) {
-            open.push((oldest, left.len()));
-            left.push(flow);
-            next.next();
-        }
-        while need > CERTIFICATE_TOL {
-            let Some(&(_, slot)) = open.peek() else { return false };
-            let have = left.get(slot).copied().unwrap_or(0.0);
-            let take = have.clamp(0.0, need);
-            need -= take;
-            if let Some(v) = left.get_mut(slot) {
-                *v -= take;
-            }
-            if have - take <= CERTIFICATE_TOL {
-                open.pop();
-            }
-        }
-        // Windows whose oldest is j reach no mapper before it: used up.
-        while let Some(&(_, slot)) = open.peek().filter(|o| o.0 >= j) {
-            if left.get(slot).is_some_and(|&v| v > CERTIFICATE_TOL) {
-                return false;
-            }
-            open.pop();
-        }
-        // Where the run begins at j − 1, that mapper takes what is left of
-        // its own windows.
-        if needs.get(i + 1).is_none_or(|&(before, _)| before + 1 != j) {
-            while open.peek().is_some_and(|o| o.0 + 1 >= j) {
-                open.pop();
-            }
-        }
-    }
-    true
+    // (mapper, its need), by mapper: a run's are consecutive.
+    let mut needs: Vec<(usize, f64)> = splits.iter().map(|&(k, given, _, kept)| (k + 1, given + kept)).collect();
+    needs.sort_unstable_by_key(|n| n.0);
+    needs.chunk_by(|a, b| b.0 == a.0 + 1).all(|run| {
+        let (Some(&(second, _)), Some(&(last, _))) = (run.first(), run.last()) else { return true };
+        let first = second - 1;
+        // Positions 1 … run.len() + 1 for mappers first … last.
+        let supplies: Vec<(usize, usize, f64)> = sources
+            .iter()
+            .filter(|s| (first..=last).contains(&s.0))
+            .map(|&(oldest, reach, flow)| (oldest - first + 1, reach - first + 1, flow))
+            .collect();
+        let rest = supplies.iter().map(|s| s.2).sum::<f64>() - run.iter().map(|n| n.1).sum::<f64>();
+        let demand = |j: usize| if j == 1 { rest } else { run.get(j - 2).map_or(0.0, |n| n.1) };
+        ranges_split(run.len() + 1, &supplies, &demand)
+    })
 }

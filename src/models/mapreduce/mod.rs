@@ -768,23 +768,21 @@ impl Model for MapReduce {
                     1 => " (level for one step, where two mappers tie for their windows' largest part)".to_string(),
                     n => format!(" (level for {n} steps, where two mappers tie for their windows' largest part)"),
                 };
-                if plateau == 1 {
-                    format!(
-                        "parts falling from the first mapper as fast as the start-ups allow to mapper {working}{level}, {}: mapping outlasts the start-ups, so the last mappers start without waiting; proved optimal by a dual solution",
-                        idle_after(working)
-                    )
+                // Without a plateau the parts fall from the first mapper.
+                let from = if plateau == 1 {
+                    "parts falling from the first mapper".to_string()
                 } else {
-                    format!(
-                        "equal parts on the first {}, then parts falling as fast as the start-ups allow to mapper {working}{level}, {}: mapping outlasts the start-ups, so the last mappers start without waiting, and {}; proved optimal by a dual solution",
-                        plural(plateau as f64, "mapper", "mappers"),
-                        idle_after(working),
-                        if inputs.intervals.groups() == 1 {
-                            "the rest would start after the transfers they could save"
-                        } else {
-                            "the long plateau keeps every later reducer group's largest part low"
-                        }
-                    )
-                }
+                    format!("equal parts on the first {}, then parts falling", plural(plateau as f64, "mapper", "mappers"))
+                };
+                let because = match (plateau, inputs.intervals.groups()) {
+                    (1, _) => "",
+                    (_, 1) => ", and the rest would start after the transfers they could save",
+                    _ => ", and the long plateau keeps every later reducer group's largest part low",
+                };
+                format!(
+                    "{from} as fast as the start-ups allow to mapper {working}{level}, {}: mapping outlasts the start-ups, so the last mappers start without waiting{because}; proved optimal by a dual solution",
+                    idle_after(working)
+                )
             }
             Method::InteriorPoint { iterations } => format!(
                 "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method in {iterations} iterations and its schedule proved optimal by a dual bound to 10⁻⁹"
