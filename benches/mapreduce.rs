@@ -72,6 +72,11 @@ fn shuffle(c: &mut Criterion) {
         ("a level run of 38 between descents", 4372, 167, 95, 1.12472e11, 3.40971, 2.82596e-2),
         ("a level run of 4 between descents, three groups", 2951, 44, 18, 5.09331e10, 5.6313, 0.601827),
         ("a level run of 3 between descents, three groups", 2703, 13, 6, 1.95752e10, 6.03172, 0.721544),
+        // Equal parts on all but the last mapper over 586 000 intervals:
+        // its proof reads the distinct windows, not the intervals.
+        ("plateau, idle mapper, 91 groups", 6444, 362, 4, 1.15767e5, 6.0931, 5.87259e-3),
+        // The descent that pauses once, over 1.2 million intervals.
+        ("plateau, descent, 117 groups", 10000, 930, 8, 1.405e11, 9.037, 4.483e-2),
     ] {
         let p =
             Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: vec![a; m], s, c: gamma * 1e-6 / r as f64, v };
@@ -109,7 +114,7 @@ fn sweep(c: &mut Criterion) {
 
 fn mappers(c: &mut Criterion) {
     use isoperf::engine::isomap::{MapAxis, MapRequest};
-    use isoperf::models::mapreduce::mappers::best_mappers;
+    use isoperf::models::mapreduce::mappers::{best_mappers, SEARCH_INTERVALS};
     use isoperf::models::mapreduce::schedule::identical_chain;
     let raw = RawParams::new();
     for grid in [64, 128] {
@@ -125,6 +130,25 @@ fn mappers(c: &mut Criterion) {
             b.iter(|| api::iso_map("mapreduce", black_box(&raw), &request).unwrap())
         });
     }
+    // At the descent point (m = 594, r = 12, ℓ = 8, S = 9.037, V = 1.405e11):
+    // half the points a plateau and a descent, each tried first with the
+    // shape proved at the point before.
+    let at: RawParams =
+        [("m", 594.0), ("r", 12.0), ("l", 8.0), ("V", 1.405e11), ("S", 9.037), ("gamma", 4.483e-2)]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), isoperf::spec::RawValue::Num(v)))
+            .collect();
+    let request = MapRequest {
+        output: "speedup".into(),
+        x: MapAxis::parse("x", "m:10:10000:log").unwrap(),
+        y: MapAxis::parse("y", "r:10:1000:log").unwrap(),
+        nx: 32,
+        ny: 32,
+        levels: vec![25.0, 50.0, 100.0, 250.0, 500.0, 1000.0],
+    };
+    c.bench_function("mapreduce/map speedup m x r 32x32 at the descent point", |b| {
+        b.iter(|| api::iso_map("mapreduce", black_box(&at), &request).unwrap())
+    });
     let a = 1e-5 + 1e-2 / 16e6;
     let (s, cost) = (1.0, 0.1 * 1e-6 / 100.0);
     c.bench_function("mapreduce/chain in closed form m=10000 r=1000 l=100", |b| {
@@ -136,7 +160,7 @@ fn mappers(c: &mut Criterion) {
     });
     for (m, v) in [(1000usize, 1e15), (100000, 1e15), (1000, 1e9), (1000, 1e10)] {
         c.bench_function(&format!("mapreduce/m_best m={m} V={v:e}"), |b| {
-            b.iter(|| best_mappers(black_box(m), 100, 100, a, s, cost, v))
+            b.iter(|| best_mappers(black_box(m), 100, 100, a, s, cost, v, SEARCH_INTERVALS))
         });
     }
     // The iso-map's point (S = 9.037, γ = 0.04483, V = 1.405e11, ℓ = 8): the
@@ -145,7 +169,7 @@ fn mappers(c: &mut Criterion) {
     for (m, r) in [(594usize, 12usize), (3500, 100)] {
         let c_map = 4.483e-2 * 1e-6 / r as f64;
         c.bench_function(&format!("mapreduce/m_best descent regime m={m} r={r} l=8"), |b| {
-            b.iter(|| best_mappers(black_box(m), r, 8, a, 9.037, c_map, 1.405e11))
+            b.iter(|| best_mappers(black_box(m), r, 8, a, 9.037, c_map, 1.405e11, SEARCH_INTERVALS))
         });
     }
 }

@@ -442,6 +442,60 @@ fn search(
 /// pace leaves idle, proved optimal; `None` where it does not apply or its
 /// dual is infeasible.
 pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
+    plateau_descent_near(p, &mut Hint::default())
+}
+
+/// The shape of the last descent proved, counted back from the last mapper:
+/// the next point of a map, a few mappers more or fewer, usually has the
+/// same shape with the plateau a few mappers longer, found by one search
+/// near it instead of the search over every shape.
+#[derive(Debug, Clone, Default)]
+pub struct Hint(Option<Back>);
+
+#[derive(Debug, Clone)]
+struct Back {
+    plateau: usize,
+    idle: usize,
+    slack: BackSlack,
+    /// m − k for each flat interval k, descending.
+    flats: Vec<usize>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum BackSlack {
+    After(usize),
+    At(usize),
+}
+
+impl Hint {
+    fn of(c: &Candidate, m: usize) -> Hint {
+        Hint(Some(Back {
+            plateau: m - c.plateau,
+            idle: m - c.working,
+            slack: match c.slack {
+                Slack::After(d) => BackSlack::After(d),
+                Slack::At(n) => BackSlack::At(m - n),
+            },
+            flats: c.flats.iter().map(|&k| m - k).collect(),
+        }))
+    }
+
+    /// The hinted shape for m mappers: (last working mapper, slack, flats)
+    /// and the plateau to search near.
+    fn shape(&self, m: usize) -> Option<(usize, Slack, Vec<usize>, usize)> {
+        let b = self.0.as_ref()?;
+        let slack = match b.slack {
+            BackSlack::After(d) => Slack::After(d),
+            BackSlack::At(back) => Slack::At(m.checked_sub(back)?),
+        };
+        let flats = b.flats.iter().map(|&back| m.checked_sub(back)).collect::<Option<Vec<usize>>>()?;
+        Some((m.checked_sub(b.idle)?, slack, flats, m.checked_sub(b.plateau)?))
+    }
+}
+
+/// [`plateau_descent`], trying first the shape `hint` holds (a
+/// neighbouring point's), and leaving in it the shape proved.
+pub fn plateau_descent_near(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
     if p.a.len() != m || m < 3 {
@@ -527,8 +581,14 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
         let q = last_fitting(1, m, &lasts);
         prove_shortest(&[(m - q, Slack::At(q), &[][..])], PIVOTS)
     };
-    let best = if iv.groups() == 1 {
-        own_pace()
+    let hinted = || {
+        let (q, slack, flats, near) = hint.shape(m)?;
+        shape.prove(search(&sc, &lo, m, (q, slack, &flats), &tail, Some(near))?, PIVOTS)
+    };
+    let best = if let Some(c) = hinted() {
+        c
+    } else if iv.groups() == 1 {
+        own_pace()?
     } else {
         // The far starts only where a run fitted some plateau near the idle
         // mapper's windows (where the plateau with idle mappers is the
@@ -537,8 +597,9 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
         prove_shortest(&idle, PIVOTS)
             .or_else(|| (0..=RUN_STARTS_BACK).find_map(level_run))
             .or_else(|| fitted.get().then(|| (RUN_STARTS_BACK + 1..=far).find_map(level_run)).flatten())
-            .or_else(own_pace)
-    }?;
+            .or_else(own_pace)?
+    };
+    *hint = Hint::of(&best, m);
     let largest = iv.largest_senders(&best.x);
     let t = p.boundaries(&sc, &best.x, &largest);
     intervals_hold(&sc, &best.x, &t, &largest)?;

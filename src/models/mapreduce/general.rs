@@ -28,6 +28,7 @@
 //! answer is accepted when the two meet to [`GAP_RTOL`].
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 use clarabel::algebra::CscMatrix;
 use clarabel::solver::{
@@ -217,8 +218,9 @@ pub(super) fn windows(iv: &Intervals) -> (Vec<(Window, f64)>, Vec<Window>) {
     // Intervals whose newest group is g: n in (g m, (g + 1) m], the last
     // group's up to N. Groups 1 … G − 2 see the same windows (both their
     // own and the previous group full): one of them stands for all.
-    let mut index: HashMap<Window, usize> = HashMap::new();
-    let mut tail: Vec<(Window, f64)> = Vec::new();
+    let mut index: HashMap<Window, usize, BuildHasherDefault<WindowHasher>> =
+        HashMap::with_capacity_and_hasher(3 * m + iv.width(), Default::default());
+    let mut tail: Vec<(Window, f64)> = Vec::with_capacity(3 * m + iv.width());
     let representatives: Vec<(usize, f64)> = match groups {
         1 => vec![(0, 1.0)],
         2 => vec![(0, 1.0), (1, 1.0)],
@@ -238,6 +240,32 @@ pub(super) fn windows(iv: &Intervals) -> (Vec<(Window, f64)>, Vec<Window>) {
         }
     }
     (tail, front)
+}
+
+/// A multiply-rotate hash of a window's four numbers (Firefox's FxHash):
+/// the index of windows is built for every shuffle a descent or a plateau
+/// method tries, and SipHash took most of it.
+#[derive(Default)]
+struct WindowHasher(u64);
+
+impl std::hash::Hasher for WindowHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// The compact LP solved: the parts (scaled), the dual bound on t_{N+1}

@@ -12,15 +12,23 @@
 //! holds; the chain, the start-up bound, the chain with an idle tail and
 //! (in the full module) the plateau with its descent answer elsewhere,
 //! within a budget of intervals (each solve charged its intervals times
-//! the passes the chain may take, and the descent its mappers times the
-//! passes its search makes). A count none of them solves blocks the proof
-//! only if its bound is not above the best shuffle found in the end.
+//! the passes the chain may take, the descent its mappers times the
+//! passes its search makes, the chain after a plateau its intervals times
+//! the passes of its bisection). A count none of them solves blocks the
+//! proof only if its bound is not above the best shuffle found in the end.
 
-use super::schedule::{descent_method, identical_chain, single_group_methods, Intervals, Shuffle};
+use super::schedule::{descent_method, identical_chain, plateau_method, single_group_methods, Intervals, Shuffle};
 
-/// Interval passes the search may make outside the closed form: about a
-/// hundred descents over a few thousand intervals, 0.1 s natively.
-pub const SEARCH_INTERVALS: usize = 20_000_000;
+/// Interval passes the search may make outside the closed form where it
+/// runs off the page's thread (the report worker, the command line): about
+/// 2 s natively at most (m = 4988, r = 35, ℓ = 37 spends it in 2.2 s and is
+/// not proved). m = 3704, r = 481, ℓ = 463 needs 4.2 · 10⁷ (147 counts,
+/// 0.4 s).
+pub const SEARCH_INTERVALS: usize = 100_000_000;
+
+/// The same on the page's own thread (the quick report): about 0.1 s
+/// natively at most. A search this does not prove is left to the worker.
+pub const QUICK_SEARCH_INTERVALS: usize = 20_000_000;
 
 /// Passes over the intervals one solve is charged: the chain's rounds.
 const PASSES: usize = 8;
@@ -28,6 +36,12 @@ const PASSES: usize = 8;
 /// Passes over the mappers the descent is charged: its search's grid,
 /// bisections and ternary searches for each of three idle counts.
 const DESCENT_PASSES: usize = 128;
+
+/// Passes over the intervals the chain after a plateau is charged: a
+/// bisection over the plateau's length, each step a chain and a split of
+/// the plateau's flows (6-8 ms at 6400-7900 intervals in one group;
+/// 100-120 ms at 4700, where the chain is solved as a banded system).
+const PLATEAU_PASSES: usize = 4096;
 
 /// The outcome of the search.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,8 +65,10 @@ const BOUND_RTOL: f64 = 1e-9;
 
 /// The best m' ≤ `m` for identical mappers with map cost `a` per unit,
 /// start-up `s`, send cost `c` per unit to one reducer, load `v`, `r`
-/// reducers and bisection width `l`.
-pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64) -> MapperSearch {
+/// reducers and bisection width `l`, within `budget` interval passes
+/// ([`SEARCH_INTERVALS`] or [`QUICK_SEARCH_INTERVALS`]).
+#[allow(clippy::too_many_arguments)]
+pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64, budget: usize) -> MapperSearch {
     let bounds = lower_bounds(m, r, l, a, s, c, v);
     let bound = |k: usize| bounds.get(k - 1).copied().unwrap_or(0.0);
     // The count of the least bound first: its shuffle is normally close to
@@ -63,11 +79,19 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
     // with their bounds: harmless once the best found is below those.
     let mut unsolved: Vec<(usize, f64)> = Vec::new();
     let mut best = f64::INFINITY;
-    let mut budget = SEARCH_INTERVALS;
+    let (whole, mut budget) = (budget.max(1) as f64, budget);
+    // The budget spent, as the fraction done (the search may end sooner),
+    // reported at each whole percent.
+    let mut reported = 0.0;
     let ruled_out = |bound: f64, best: f64| bound * (1.0 - BOUND_RTOL) > best * (1.0 + TIE_RTOL);
     for k in std::iter::once(first).chain((1..=m).filter(|&k| k != first)) {
         if ruled_out(bound(k), best) {
             continue;
+        }
+        let spent = ((whole - budget as f64) / whole * 100.0).floor() / 100.0;
+        if spent > reported {
+            reported = spent;
+            crate::progress::report(spent);
         }
         // Each solve is paid for before it runs; `None` once the budget is spent.
         let mut charge = |n: usize| budget.checked_sub(n).map(|left| budget = left);
@@ -79,6 +103,9 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
                     .and_then(|()| {
                         single_group_methods(&p)
                             .or_else(|| charge(k.saturating_mul(DESCENT_PASSES)).and_then(|()| descent_method(&p)))
+                            .or_else(|| {
+                                charge(iv.count().saturating_mul(PLATEAU_PASSES)).and_then(|()| plateau_method(&p))
+                            })
                     })
                     .map(|sol| sol.makespan())
             }

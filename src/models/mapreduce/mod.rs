@@ -198,22 +198,24 @@ pub struct Evaluation {
     /// The best mapper count, searched when first read (a sweep or a map
     /// of another output never needs it).
     mappers: std::cell::OnceCell<Option<MapperSearch>>,
+    /// The interval passes that search may make.
+    search_budget: usize,
 }
 
 impl Inputs {
-    /// The search for the best m' ≤ m; `None` for heterogeneous mappers
-    /// (their count is their list).
-    pub fn best_mappers(&self) -> Option<MapperSearch> {
+    /// The search for the best m' ≤ m within `budget` interval passes;
+    /// `None` for heterogeneous mappers (their count is their list).
+    pub fn best_mappers(&self, budget: usize) -> Option<MapperSearch> {
         let a = *self.a.first()?;
         (self.mappers_key == "m")
-            .then(|| mappers::best_mappers(self.m(), self.r(), self.l, a, self.s, self.send_rate(), self.v))
+            .then(|| mappers::best_mappers(self.m(), self.r(), self.l, a, self.s, self.send_rate(), self.v, budget))
     }
 }
 
 impl Evaluation {
     /// The best mapper count and its T, where the search proves one.
     pub fn best(&self, inputs: &Inputs) -> Option<(usize, f64)> {
-        match (*self.mappers.get_or_init(|| inputs.best_mappers()))? {
+        match self.search(inputs)? {
             // The given m: its own schedule's T, to the bit.
             MapperSearch::Best { m, .. } if m == inputs.m() => Some((m, self.t())),
             MapperSearch::Best { m, t_shuffle } => Some((m, t_shuffle + self.t_red)),
@@ -223,7 +225,7 @@ impl Evaluation {
 
     /// The search's outcome (`None` for heterogeneous mappers).
     pub fn search(&self, inputs: &Inputs) -> Option<MapperSearch> {
-        *self.mappers.get_or_init(|| inputs.best_mappers())
+        *self.mappers.get_or_init(|| inputs.best_mappers(self.search_budget))
     }
 
     pub fn t(&self) -> f64 {
@@ -235,20 +237,44 @@ impl Evaluation {
 }
 
 pub fn evaluate(inputs: &Inputs) -> Result<Evaluation, ModelError> {
-    evaluated(inputs, schedule::solve(&inputs.shuffle()))
+    evaluated(inputs, schedule::solve(&inputs.shuffle()), mappers::SEARCH_INTERVALS)
 }
 
-/// [`evaluate`] within a budget (see [`schedule::solve_within`]).
+/// [`evaluate`] within a budget (see [`schedule::solve_within`]); the best
+/// mapper count, if read, within the quick search's.
 pub fn evaluate_within(inputs: &Inputs, budget: schedule::Budget) -> Result<Evaluation, ModelError> {
-    evaluated(inputs, schedule::solve_within(&inputs.shuffle(), budget))
+    evaluated(inputs, schedule::solve_within(&inputs.shuffle(), budget), mappers::QUICK_SEARCH_INTERVALS)
+}
+
+/// [`evaluate_within`] at a point of a map, the descent trying first the
+/// shape it proved at the map's last point (see [`schedule::solve_near`]).
+#[cfg(feature = "full")]
+fn evaluate_near(
+    inputs: &Inputs,
+    budget: schedule::Budget,
+    hint: &mut descent::Hint,
+) -> Result<Evaluation, ModelError> {
+    evaluated(inputs, schedule::solve_near(&inputs.shuffle(), budget, hint), mappers::QUICK_SEARCH_INTERVALS)
 }
 
 /// [`evaluate`] where that is quick (see [`schedule::solve_quick`]).
+/// The best mapper count is searched at once, within the quick search's
+/// budget: where that proves none, the whole evaluation is left to
+/// [`evaluate`] (the report worker's larger budget and full module), so
+/// that the page shows what the command line does.
 pub fn evaluate_quick(inputs: &Inputs) -> Option<Result<Evaluation, ModelError>> {
-    Some(evaluated(inputs, schedule::solve_quick(&inputs.shuffle())?))
+    let e = evaluated(inputs, schedule::solve_quick(&inputs.shuffle())?, mappers::QUICK_SEARCH_INTERVALS);
+    match &e {
+        Ok(e) if matches!(e.search(inputs), Some(MapperSearch::Unproven { .. })) => None,
+        _ => Some(e),
+    }
 }
 
-fn evaluated(inputs: &Inputs, solution: Result<Solution, SolveError>) -> Result<Evaluation, ModelError> {
+fn evaluated(
+    inputs: &Inputs,
+    solution: Result<Solution, SolveError>,
+    search_budget: usize,
+) -> Result<Evaluation, ModelError> {
     let solution = solution.map_err(|e| match e {
         SolveError::Precision { .. } => ModelError::param(ParamError::constraint(
             inputs.rates_key,
@@ -267,7 +293,14 @@ fn evaluated(inputs: &Inputs, solution: Result<Solution, SolveError>) -> Result<
         SolveError::Unproven { .. } | SolveError::NeedsGeneralLp => ModelError::Solver(e.to_string()),
     })?;
     let t_shuffle = solution.makespan();
-    Ok(Evaluation { t_shuffle, t_red: inputs.t_red(), t_seq: inputs.t_seq(), solution, mappers: Default::default() })
+    Ok(Evaluation {
+        t_shuffle,
+        t_red: inputs.t_red(),
+        t_seq: inputs.t_seq(),
+        solution,
+        mappers: Default::default(),
+        search_budget,
+    })
 }
 
 /// What the search for the best mapper count found, where it is worth a
@@ -294,7 +327,7 @@ fn mappers_remark(inputs: &Inputs, e: &Evaluation) -> Option<Remark> {
             };
             format!(
                 "m_best is not shown: m' = {stuck} is not ruled out by its lower bound but needs the general solver, or more interval passes than the search's budget of {}; the best count found is m' = {} with T = {} s.",
-                crate::format::number(mappers::SEARCH_INTERVALS as f64, 2),
+                crate::format::number(e.search_budget as f64, 2),
                 best.0,
                 sig(best.1 + e.t_red, 6)
             )
@@ -691,6 +724,7 @@ impl Model for MapReduce {
         };
         let xs: Vec<_> = x.1.iter().map(|v| SPEC.value_at(x.0, *v)).collect();
         let nx = x.1.len();
+        let mut hint = descent::Hint::default();
         for (j, yv) in y.1.iter().enumerate() {
             let Some(yv) = SPEC.value_at(y.0, *yv) else { continue };
             let row = p.with(y.0, yv);
@@ -699,11 +733,11 @@ impl Model for MapReduce {
                 let Some(xv) = xv else { continue };
                 let Ok(inputs) = Inputs::new(&row.with(x.0, xv.clone())) else { continue };
                 let value = closed(&inputs).or_else(|| {
-                    let result = evaluate_within(&inputs, schedule::Budget::MAP_POINT)
+                    let result = evaluate_near(&inputs, schedule::Budget::MAP_POINT, &mut hint)
                         .or_else(|e| match retries.checked_sub(1) {
                             Some(left) => {
                                 retries = left;
-                                evaluate_within(&inputs, schedule::Budget::SWEEP_POINT)
+                                evaluate_near(&inputs, schedule::Budget::SWEEP_POINT, &mut hint)
                             }
                             None => Err(e),
                         })

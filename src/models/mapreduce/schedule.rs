@@ -135,15 +135,24 @@ impl Intervals {
     /// (`x[k − 1]` is mapper k's), by a sliding-window maximum per reducer
     /// group: O(N) in all.
     pub fn largest_senders(&self, x: &[f64]) -> Vec<usize> {
-        let n_total = self.count();
-        let mut best = vec![0usize; n_total];
+        self.largest_senders_to(x, self.count())
+    }
+
+    /// The same for intervals 1..=`last` only: the intervals before the
+    /// last mapper (`last` = m − 1) take O(m), however many reducer groups
+    /// follow (the chain's rounds read no more).
+    pub fn largest_senders_to(&self, x: &[f64], last: usize) -> Vec<usize> {
+        let mut best = vec![0usize; last.min(self.count())];
         let value = |k: usize| x.get(k.wrapping_sub(1)).copied().unwrap_or(f64::NEG_INFINITY);
         let mut window: VecDeque<usize> = VecDeque::new();
         for g in 0..self.groups() {
             let size = self.group_size(g);
             window.clear();
             let first = g * self.m + 1;
-            for n in first..first + self.m + size - 1 {
+            if first > last {
+                break;
+            }
+            for n in first..(first + self.m + size - 1).min(last + 1) {
                 let offset = n - g * self.m;
                 let (lo, hi) = ((offset + 1).saturating_sub(size).max(1), offset.min(self.m));
                 if offset <= self.m {
@@ -373,18 +382,30 @@ impl Budget {
 
 /// [`solve`] within `budget`.
 pub fn solve_within(p: &Shuffle, budget: Budget) -> Result<Solution, SolveError> {
-    if let Some(s) = single_group_methods(p).or_else(|| descent_method(p)) {
+    solve_with(p, budget, &mut descent_method)
+}
+
+/// [`solve_within`] for the points of a map: the descent tries first the
+/// shape `hint` holds, the last one it proved (see
+/// [`super::descent::Hint`]).
+#[cfg(feature = "full")]
+pub fn solve_near(p: &Shuffle, budget: Budget, hint: &mut super::descent::Hint) -> Result<Solution, SolveError> {
+    solve_with(p, budget, &mut |p| super::descent::plateau_descent_near(p, hint))
+}
+
+fn solve_with(
+    p: &Shuffle,
+    budget: Budget,
+    descent: &mut dyn FnMut(&Shuffle) -> Option<Solution>,
+) -> Result<Solution, SolveError> {
+    if let Some(s) = single_group_methods(p).or_else(|| idle_method(p)).or_else(|| descent(p)) {
         return Ok(s);
     }
     let plateau = match budget.plateau_intervals {
         None => plateau_first(&p.intervals),
         Some(most) => p.intervals.count() <= most,
     };
-    // Past the limit the form still tries equal parts with idle mappers:
-    // their proof is O(N log N) where the windows are arcs
-    // ([`arcs_split`]), 0.18 s at N = 189 507.
-    let form = budget.plateau_intervals.is_none();
-    if let Some(s) = (plateau || form).then(|| plateau_methods(p, plateau)).flatten() {
+    if let Some(s) = plateau.then(|| plateau_method(p)).flatten() {
         return Ok(s);
     }
     general_within(p, budget.general_work)
@@ -436,6 +457,33 @@ fn plateau_methods(p: &Shuffle, chain: bool) -> Option<Solution> {
 
 #[cfg(not(feature = "full"))]
 fn plateau_methods(_: &Shuffle, _: bool) -> Option<Solution> {
+    None
+}
+
+/// Equal parts with idle last mappers ([`plateau_idle`]): a few passes over
+/// the distinct windows to fail, and one over the intervals to succeed, so
+/// it is tried before the descent (whose search failed for 30-40 ms first
+/// at m = 8660, r = 10, ℓ = 8). Only in the full module.
+#[cfg(feature = "full")]
+fn idle_method(p: &Shuffle) -> Option<Solution> {
+    plateau_idle(p)
+}
+
+#[cfg(not(feature = "full"))]
+fn idle_method(_: &Shuffle) -> Option<Solution> {
+    None
+}
+
+/// The chain after a plateau ([`plateau_chain`]) alone: past the descent
+/// and the equal parts with idle mappers, and in the search for the best
+/// mapper count. Only in the full module.
+#[cfg(feature = "full")]
+pub(super) fn plateau_method(p: &Shuffle) -> Option<Solution> {
+    plateau_chain(p)
+}
+
+#[cfg(not(feature = "full"))]
+pub(super) fn plateau_method(_: &Shuffle) -> Option<Solution> {
     None
 }
 
@@ -578,14 +626,18 @@ pub fn plateau_idle(p: &Shuffle) -> Option<Solution> {
         return None;
     }
     let sc = p.scaled();
-    // first[n]: the first mapper of tail interval n's window; Φ(q) = #{n : first ≤ q}.
-    let n_total = iv.count();
-    let mut starts = vec![0usize; m + 1];
-    for n in m..=n_total {
-        let lo = iv.senders(n).map(|s| s.lo).min()?;
-        *starts.get_mut(lo)? += 1;
+    // The tail's windows, each with how many intervals have it (a few per
+    // mapper, however many intervals: 586 000 at m = 6444, r = 362, ℓ = 4).
+    let (tail, _) = super::general::windows(&iv);
+    let ranges =
+        |w: &super::general::Window| -> Vec<(usize, usize)> { w.iter().filter(|r| r.0 > 0).copied().collect() };
+    // Φ(q): the tail intervals whose window's first mapper is at most q.
+    let mut starts = vec![0.0f64; m + 1];
+    for (w, weight) in &tail {
+        let lo = ranges(w).iter().map(|r| r.0).min()?;
+        *starts.get_mut(lo)? += weight;
     }
-    let mut phi = vec![0usize; m + 1];
+    let mut phi = vec![0.0f64; m + 1];
     for q in 1..=m {
         *phi.get_mut(q)? = phi.get(q - 1)? + starts.get(q)?;
     }
@@ -596,30 +648,25 @@ pub fn plateau_idle(p: &Shuffle) -> Option<Solution> {
         if sc.s < (sc.a.get(q - 1)? + sc.c) * h {
             continue;
         }
-        let value = sc.c * *phi.get(q)? as f64 * h;
+        let value = sc.c * *phi.get(q)? * h;
         if best.is_none_or(|(_, b)| value < b) {
             best = Some((q, value));
         }
     }
     let (q, _) = best?;
     let h = 1.0 / q as f64;
-    let mut x = vec![0.0; m];
-    for v in x.iter_mut().take(q) {
-        *v = h;
-    }
-    let largest = iv.largest_senders(&x);
-    let t = p.boundaries(&sc, &x, &largest);
-    intervals_hold(&sc, &x, &t, &largest)?;
-    let w = sc.c * *phi.get(q)? as f64 * h;
+    // The dual first (a few passes over the windows), then the schedule's
+    // boundaries (a pass over every interval), which only a proof needs.
+    let w = sc.c * *phi.get(q)? * h;
     // Working mappers: the tail intervals reaching them, w/c each.
     let mut working: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
     let mut idle: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
-    for n in m..=n_total {
-        let ranges: Vec<(usize, usize)> = iv.senders(n).map(|s| (s.lo, s.hi)).collect();
+    for (window, weight) in &tail {
+        let ranges = ranges(window);
         if ranges.iter().any(|&(lo, _)| lo <= q) {
-            working.push((ranges.iter().filter(|r| r.0 <= q).map(|&(lo, hi)| (lo, hi.min(q))).collect(), 1.0));
+            working.push((ranges.iter().filter(|r| r.0 <= q).map(|&(lo, hi)| (lo, hi.min(q))).collect(), *weight));
         } else {
-            idle.push((ranges.iter().map(|&(lo, hi)| (lo - q, hi - q)).collect(), 1.0));
+            idle.push((ranges.iter().map(|&(lo, hi)| (lo - q, hi - q)).collect(), *weight));
         }
     }
     if !split_feasible(q, &working, &|_| w / sc.c) {
@@ -630,6 +677,13 @@ pub fn plateau_idle(p: &Shuffle) -> Option<Solution> {
     if !cover_feasible(m - q, &idle, &idle_need, false) {
         return None;
     }
+    let mut x = vec![0.0; m];
+    for v in x.iter_mut().take(q) {
+        *v = h;
+    }
+    let largest = iv.largest_senders(&x);
+    let t = p.boundaries(&sc, &x, &largest);
+    intervals_hold(&sc, &x, &t, &largest)?;
     let scale = t.last().copied()?.abs().max(sc.s);
     let dual = m as f64 * sc.s + w;
     ((t.last().copied()? - dual).abs() <= CERTIFICATE_TOL * scale)
@@ -699,16 +753,16 @@ fn plateau_passes(
     let m = iv.m();
     let mut h: Vec<usize> = (1..m).collect();
     let mut x = vec![0.0; m];
-    let mut settled = None;
+    let mut settled = false;
     for _round in 0..8 {
         let swept = plateau_affine_chain(sc, &h, plateau, &mut x).ok_or(Long)?;
         *lost = lost.max(swept);
         if how == Passes::Banded && swept > CANCELLATION_LIMIT {
             banded_chain(sc, &h, plateau, &mut x);
         }
-        let largest = iv.largest_senders(&x);
+        let front = iv.largest_senders_to(&x, m - 1);
         let mut changed = false;
-        for (n, (slot, &best)) in h.iter_mut().zip(&largest).enumerate() {
+        for (n, (slot, &best)) in h.iter_mut().zip(&front).enumerate() {
             let (now, top) = (value(&x, *slot), value(&x, best));
             if n + 1 >= plateau && top > now + 1e-12 * top.abs() {
                 *slot = best;
@@ -716,11 +770,13 @@ fn plateau_passes(
             }
         }
         if !changed {
-            settled = Some(largest);
+            settled = true;
             break;
         }
     }
-    let largest = settled.ok_or(Long)?;
+    if !settled {
+        return Err(Long);
+    }
     if x.iter().any(|&v| v < -1e-12) {
         return Err(Long);
     }
@@ -729,6 +785,7 @@ fn plateau_passes(
     if x.iter().any(|&v| v > top * (1.0 + 1e-12)) {
         return Err(Short);
     }
+    let largest = iv.largest_senders(&x);
     let mut tight: Vec<usize> = h.clone();
     tight.extend(largest.iter().skip(m - 1));
     let t = p.boundaries(sc, &x, &tight);
@@ -1393,10 +1450,11 @@ pub fn chain(p: &Shuffle) -> Option<Solution> {
     }
     let sc = p.scaled();
     let attempt = |how: Passes, lost: &mut f64| -> Option<Solution> {
-        let (mut x, h, largest) = tight_chain(iv, &sc, how, lost)?;
+        let (mut x, h) = tight_chain(iv, &sc, how, lost)?;
         if x.iter().any(|&v| v < -1e-12) {
             return None;
         }
+        let largest = iv.largest_senders(&x);
         // The tight senders for n < m, the largest ones after.
         let mut tight = h;
         tight.extend(largest.iter().skip(m - 1));
@@ -1436,7 +1494,7 @@ impl Passes {
 /// problem scaled as `sc`): the parts, the tight sender of each interval
 /// n < q and every interval's largest sender, once the two agree. `lost`
 /// records the most a sweep lost ([`CANCELLATION_LIMIT`]).
-fn tight_chain(iv: Intervals, sc: &Scaled, how: Passes, lost: &mut f64) -> Option<(Vec<f64>, Vec<usize>, Vec<usize>)> {
+fn tight_chain(iv: Intervals, sc: &Scaled, how: Passes, lost: &mut f64) -> Option<(Vec<f64>, Vec<usize>)> {
     let q = iv.m();
     // h[k − 1]: the sender whose constraint is tight in interval k < q.
     let mut h: Vec<usize> = (1..q).collect();
@@ -1458,9 +1516,9 @@ fn tight_chain(iv: Intervals, sc: &Scaled, how: Passes, lost: &mut f64) -> Optio
                 banded_chain(sc, &h, 1, &mut x);
             }
         }
-        let largest = iv.largest_senders(&x);
+        let front = iv.largest_senders_to(&x, q - 1);
         let mut changed = false;
-        for (slot, &best) in h.iter_mut().zip(&largest) {
+        for (slot, &best) in h.iter_mut().zip(&front) {
             let (now, top) = (value(&x, *slot), value(&x, best));
             if top > now + 1e-12 * top.abs() {
                 *slot = best;
@@ -1468,7 +1526,7 @@ fn tight_chain(iv: Intervals, sc: &Scaled, how: Passes, lost: &mut f64) -> Optio
             }
         }
         if !changed {
-            return Some((x, h, largest));
+            return Some((x, h));
         }
     }
     None
@@ -1490,7 +1548,7 @@ pub fn idle_tail(p: &Shuffle) -> Option<Solution> {
     }
     let sc = p.scaled();
     let working = |q: usize, how: Passes, lost: &mut f64| -> Option<(Vec<f64>, Vec<usize>)> {
-        let (x, h, _) = tight_chain(Intervals::new(q, iv.r(), iv.width())?, &sc, how, lost)?;
+        let (x, h) = tight_chain(Intervals::new(q, iv.r(), iv.width())?, &sc, how, lost)?;
         x.iter().all(|&v| v >= -1e-12).then_some((x, h))
     };
     let (mut lo, mut hi) = (1usize, m); // the chain over lo mappers works, over hi it does not

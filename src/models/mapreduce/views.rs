@@ -487,7 +487,7 @@ pub fn observation(sweep: &SweepSpec, p: &Params, data: &SweepData) -> Option<St
 /// proves one), as one series of points: the curve's value at m_best.
 #[cfg(feature = "full")]
 pub fn best_marks(sweep: &SweepSpec, p: &Params) -> Vec<Series> {
-    use super::mappers::MapperSearch;
+    use super::mappers::{MapperSearch, QUICK_SEARCH_INTERVALS};
     use crate::chart::Style;
     if sweep.x != "m" || p.choice("mappers") == Some("heterogeneous") {
         return Vec::new();
@@ -501,7 +501,7 @@ pub fn best_marks(sweep: &SweepSpec, p: &Params) -> Vec<Series> {
                 .iter()
                 .fold(p.with(sweep.series, Value::Num(value)), |q, key| q.with(key, Value::Num(value)));
             let inputs = Inputs::new(&q.with("m", Value::Num(sweep.x_max))).ok()?;
-            let MapperSearch::Best { m, t_shuffle } = inputs.best_mappers()? else { return None };
+            let MapperSearch::Best { m, t_shuffle } = inputs.best_mappers(QUICK_SEARCH_INTERVALS)? else { return None };
             let t = t_shuffle + inputs.t_red();
             let y = match sweep.output {
                 "speedup" => inputs.t_seq() / t,
