@@ -133,11 +133,10 @@ fn mappers(c: &mut Criterion) {
     // At the descent point (m = 594, r = 12, ℓ = 8, S = 9.037, V = 1.405e11):
     // half the points a plateau and a descent, each tried first with the
     // shape proved at the point before.
-    let at: RawParams =
-        [("m", 594.0), ("r", 12.0), ("l", 8.0), ("V", 1.405e11), ("S", 9.037), ("gamma", 4.483e-2)]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), isoperf::spec::RawValue::Num(v)))
-            .collect();
+    let at: RawParams = [("m", 594.0), ("r", 12.0), ("l", 8.0), ("V", 1.405e11), ("S", 9.037), ("gamma", 4.483e-2)]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), isoperf::spec::RawValue::Num(v)))
+        .collect();
     let request = MapRequest {
         output: "speedup".into(),
         x: MapAxis::parse("x", "m:10:10000:log").unwrap(),

@@ -102,9 +102,10 @@ function exportsAtDefaults(results, canvas) {
   // (the issue's descent point), not the chain in closed form.
   const descentPoint = { m: '594', r: '12', l: '8', V: '1.405e11', S: '9.037', gamma: '4.483e-2' };
   const preset = loadRegistry().models.find((x) => x.id === 'mapreduce').maps[0];
-  const request = { output: preset.output, x: preset.x, y: preset.y, levels: [...preset.levels], nx: 32, ny: 32 };
-  run([[`mapreduce: map ${preset.id} 32×32, compute, at m = 594, r = 12, ℓ = 8, V = 1.405e11, S = 9.037, γ = 0.04483`,
-    () => isoMapRows('mapreduce', descentPoint, request, 0, 32)]]);
+  const n = QUICK ? 8 : 32;
+  const request = { output: preset.output, x: preset.x, y: preset.y, levels: [...preset.levels], nx: n, ny: n };
+  run([[`mapreduce: map ${preset.id} ${n}×${n}, compute, at m = 594, r = 12, ℓ = 8, V = 1.405e11, S = 9.037, γ = 0.04483`,
+    () => isoMapRows('mapreduce', descentPoint, request, 0, n)]]);
 }
 
 /** wasm/native: native figures (ms) come in the query, e.g. bench.html?native=compute:0.21,isolines:0.53,map:0.96 (scripts/bench-compare.mjs). */

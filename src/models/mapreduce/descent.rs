@@ -315,6 +315,18 @@ const RUN_STARTS_BACK: usize = 3;
 /// r = 48, ℓ = 21, groups 21, 21 and 6).
 const RUN_STARTS_FAR: usize = 16;
 
+/// Which plateau lengths a search reads first.
+#[derive(Debug, Clone, Copy)]
+enum Reads {
+    /// Evenly spaced ones and those doubling away from the end.
+    Grid,
+    /// Those near the end and near this plateau; the evenly spaced ones
+    /// only where none of these fits.
+    Near(usize),
+    /// Those near the end and near this plateau only.
+    Only(usize),
+}
+
 /// Plateau lengths sampled before the bisections.
 const GRID: usize = 32;
 
@@ -337,11 +349,15 @@ fn search(
     m: usize,
     (q, slack, flats): (usize, Slack, &[usize]),
     tail: &[(Window, f64)],
-    near: Option<usize>,
+    reads: Reads,
 ) -> Option<Candidate> {
     if q < 2 {
         return None;
     }
+    let near = match reads {
+        Reads::Grid => None,
+        Reads::Near(p) | Reads::Only(p) => Some(p),
+    };
     let label = |p: usize| parts(sc, lo, m, p, q, slack, flats).err();
     let fits = |p: usize| label(p).is_none();
     let span = q - 2; // plateaus 1 … q − 1
@@ -364,7 +380,7 @@ fn search(
     grid.sort_unstable();
     grid.dedup();
     let mut labels: Vec<(usize, Option<Fit>)> = grid.iter().map(|&p| (p, label(p))).collect();
-    if near.is_some() && labels.iter().all(|l| l.1.is_some()) {
+    if matches!(reads, Reads::Near(_)) && labels.iter().all(|l| l.1.is_some()) {
         grid.extend(even);
         grid.sort_unstable();
         grid.dedup();
@@ -522,11 +538,11 @@ pub fn plateau_descent_near(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
     let shape = Shape { sc: &sc, iv: &iv, tail: &tail, front: &front, lo: &lo };
     // Whether a level run's shape fitted a plateau at all.
     let fitted = std::cell::Cell::new(false);
-    let prove_shortest = |starts: &[(usize, Slack, &[usize])], pivots: usize| {
+    let prove_shortest = |starts: &[(usize, Slack, &[usize])], pivots: usize, reads: Reads| {
         let mut found: Vec<Candidate> = starts
             .iter()
             .filter(|s| s.0 <= width)
-            .filter_map(|&(idle, slack, flats)| search(&sc, &lo, m, (m - idle, slack, flats), &tail, None))
+            .filter_map(|&(idle, slack, flats)| search(&sc, &lo, m, (m - idle, slack, flats), &tail, reads))
             .collect();
         found.sort_by(|a, b| a.length.total_cmp(&b.length));
         fitted.set(fitted.get() || found.iter().any(|c| !c.flats.is_empty()));
@@ -550,11 +566,15 @@ pub fn plateau_descent_near(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
         let pivots = if far { 0 } else { PIVOTS };
         let whole = (back == 0).then_some((1, Slack::At(m - 1), &end_run[..]));
         let Some(start) = end_run.first().and_then(|s| s.checked_sub(back)).filter(|&s| s > 1) else {
-            return whole.and_then(|w| prove_shortest(&[w], pivots));
+            return whole.and_then(|w| prove_shortest(&[w], pivots, Reads::Grid));
         };
+        // A far start's plateau ends just before it: only the lengths near
+        // there are read, never the evenly spaced ones (m = 4162: 13.7
+        // million steps of the descent's parts, most of them on that grid).
+        let reads = if far { Reads::Only(start - 1) } else { Reads::Grid };
         let run = |len: usize| -> Vec<usize> { (start..start + len).collect() };
         let short = |len: usize| {
-            search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &tail, far.then(|| start - 1))
+            search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &tail, reads)
                 .is_some_and(|c| c.plateau >= start || matches!(shape.certify(&c), Err(Some(Pivot::Flow(_)))))
         };
         let len = first_long_enough(end_run.len() + back, &short);
@@ -567,7 +587,7 @@ pub fn plateau_descent_near(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
             starts.extend((start + len < m - 1).then_some((1, Slack::At(start + len), &flats[..])));
         }
         starts.extend(whole);
-        prove_shortest(&starts, pivots)
+        prove_shortest(&starts, pivots, reads)
     };
     // Last, the descent that runs out at its own pace: every interval from
     // the plateau on tight, and q the last working mapper, the one whose
@@ -579,11 +599,11 @@ pub fn plateau_descent_near(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
     let own_pace = || {
         let lasts = |q: usize| parts(&sc, &lo, m, 1, q, Slack::At(q), &[]).err() != Some(Fit::Short);
         let q = last_fitting(1, m, &lasts);
-        prove_shortest(&[(m - q, Slack::At(q), &[][..])], PIVOTS)
+        prove_shortest(&[(m - q, Slack::At(q), &[][..])], PIVOTS, Reads::Grid)
     };
     let hinted = || {
         let (q, slack, flats, near) = hint.shape(m)?;
-        shape.prove(search(&sc, &lo, m, (q, slack, &flats), &tail, Some(near))?, PIVOTS)
+        shape.prove(search(&sc, &lo, m, (q, slack, &flats), &tail, Reads::Near(near))?, PIVOTS)
     };
     let best = if let Some(c) = hinted() {
         c
@@ -594,7 +614,7 @@ pub fn plateau_descent_near(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
         // mapper's windows (where the plateau with idle mappers is the
         // optimum, none does).
         let far = RUN_STARTS_FAR.min(iv.width());
-        prove_shortest(&idle, PIVOTS)
+        prove_shortest(&idle, PIVOTS, Reads::Grid)
             .or_else(|| (0..=RUN_STARTS_BACK).find_map(level_run))
             .or_else(|| fitted.get().then(|| (RUN_STARTS_BACK + 1..=far).find_map(level_run)).flatten())
             .or_else(own_pace)?
@@ -656,7 +676,7 @@ impl Shape<'_> {
             return None;
         }
         let search = |slack: Slack, flats: &[usize]| {
-            search(self.sc, self.lo, m, (c.working, slack, flats), self.tail, Some(c.plateau))
+            search(self.sc, self.lo, m, (c.working, slack, flats), self.tail, Reads::Near(c.plateau))
         };
         let without = |n: usize| -> Vec<usize> { c.flats.iter().copied().filter(|&f| f != n).collect() };
         let next = |slack: Slack, flats: &[usize]| search(slack, flats).and_then(|n| self.prove(n, pivots - 1));
