@@ -75,6 +75,11 @@ REGIMES = [
     # (the chain, and the chain after a plateau of two): banded solves.
     ("falling chain: m = 2399, r = l = 4", 2399, 4, 4, 9.7159e10, 6.8, 0.6552),
     ("plateau of two, falling chain: m = 4988, r = 35, l = 37", 4988, 35, 37, 1.63218e12, 9.66733, 0.968523),
+    # The best mapper counts m_best shows where the search now proves them
+    # (its T_best is that count's own shuffle): m' = 2048 of m = 3704, and
+    # m' = 1871 of m = 84 630.
+    ("m_best of m = 3704 (r = 481, l = 463): m' = 2048", 2048, 481, 463, 2.982e11, 1.4251, 0.050474),
+    ("m_best of m = 84630 (r = 83, l = 54): m' = 1871", 1871, 83, 54, 1.6725e12, 9.7171, 2.40981e-2),
     # One reducer group: a plateau of 5, then the descent until the parts run
     # out, 45 mappers idle (2.3 million rows: HiGHS takes minutes).
     ("one group, plateau and descent, 45 idle: m = 8053, r = 280, l = 281", 8053, 280, 281, 1.93433e13, 8.29517, 0.33477),
