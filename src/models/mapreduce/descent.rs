@@ -268,10 +268,11 @@ fn oldest(w: &Window) -> usize {
 }
 
 /// t_{N+1} (scaled) of falling parts: t_m = mS + A_m x_m plus each tail
-/// window's oldest part, times c.
-fn length(sc: &Scaled, m: usize, tail: &[(Window, f64)], x: &Parts) -> f64 {
+/// window's oldest part, times c (`tail`: each window's oldest mapper and
+/// how many intervals have it).
+fn length(sc: &Scaled, m: usize, tail: &[(usize, f64)], x: &Parts) -> f64 {
     let last = sc.a.last().copied().unwrap_or(0.0) * x.get(m);
-    m as f64 * sc.s + last + sc.c * tail.iter().map(|(w, weight)| weight * x.get(oldest(w))).sum::<f64>()
+    m as f64 * sc.s + last + sc.c * tail.iter().map(|&(oldest, weight)| weight * x.get(oldest)).sum::<f64>()
 }
 
 /// The length (of a plateau, a level run, a descent) nearest `unfit` that
@@ -348,7 +349,7 @@ fn search(
     lo: &[usize],
     m: usize,
     (q, slack, flats): (usize, Slack, &[usize]),
-    tail: &[(Window, f64)],
+    tail: &[(usize, f64)],
     reads: Reads,
 ) -> Option<Candidate> {
     if q < 2 {
@@ -535,14 +536,16 @@ pub fn plateau_descent_near(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
     let width = iv.width().min(m - 2);
     let end_run: Vec<usize> = (m.saturating_sub(width) + 1..=m - 2).collect();
     let idle = [(0, Slack::After(0), &[][..]), (1, Slack::After(0), &[][..]), (width, Slack::After(0), &[][..])];
-    let shape = Shape { sc: &sc, iv: &iv, tail: &tail, front: &front, lo: &lo };
+    // Each tail window's oldest mapper (its largest part), with its count.
+    let oldest_of_tail: Vec<(usize, f64)> = tail.iter().map(|(w, weight)| (oldest(w), *weight)).collect();
+    let shape = Shape { sc: &sc, iv: &iv, tail: &tail, oldest_of_tail: &oldest_of_tail, front: &front, lo: &lo };
     // Whether a level run's shape fitted a plateau at all.
     let fitted = std::cell::Cell::new(false);
     let prove_shortest = |starts: &[(usize, Slack, &[usize])], pivots: usize, reads: Reads| {
         let mut found: Vec<Candidate> = starts
             .iter()
             .filter(|s| s.0 <= width)
-            .filter_map(|&(idle, slack, flats)| search(&sc, &lo, m, (m - idle, slack, flats), &tail, reads))
+            .filter_map(|&(idle, slack, flats)| search(&sc, &lo, m, (m - idle, slack, flats), &oldest_of_tail, reads))
             .collect();
         found.sort_by(|a, b| a.length.total_cmp(&b.length));
         fitted.set(fitted.get() || found.iter().any(|c| !c.flats.is_empty()));
@@ -574,7 +577,7 @@ pub fn plateau_descent_near(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
         let reads = if far { Reads::Only(start - 1) } else { Reads::Grid };
         let run = |len: usize| -> Vec<usize> { (start..start + len).collect() };
         let short = |len: usize| {
-            search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &tail, reads)
+            search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &oldest_of_tail, reads)
                 .is_some_and(|c| c.plateau >= start || matches!(shape.certify(&c), Err(Some(Pivot::Flow(_)))))
         };
         let len = first_long_enough(end_run.len() + back, &short);
@@ -603,7 +606,7 @@ pub fn plateau_descent_near(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
     };
     let hinted = || {
         let (q, slack, flats, near) = hint.shape(m)?;
-        shape.prove(search(&sc, &lo, m, (q, slack, &flats), &tail, Reads::Near(near))?, PIVOTS)
+        shape.prove(search(&sc, &lo, m, (q, slack, &flats), &oldest_of_tail, Reads::Near(near))?, PIVOTS)
     };
     let best = if let Some(c) = hinted() {
         c
@@ -645,12 +648,13 @@ enum Pivot {
 }
 
 /// What a candidate is proved against: the shuffle (scaled), its windows
-/// (the tail's with their weights, the front's), and the oldest sender of
-/// each front interval.
+/// (the tail's with their weights, and each one's oldest mapper; the
+/// front's), and the oldest sender of each front interval.
 struct Shape<'a> {
     sc: &'a Scaled,
     iv: &'a Intervals,
     tail: &'a [(Window, f64)],
+    oldest_of_tail: &'a [(usize, f64)],
     front: &'a [Window],
     lo: &'a [usize],
 }
@@ -676,7 +680,7 @@ impl Shape<'_> {
             return None;
         }
         let search = |slack: Slack, flats: &[usize]| {
-            search(self.sc, self.lo, m, (c.working, slack, flats), self.tail, Reads::Near(c.plateau))
+            search(self.sc, self.lo, m, (c.working, slack, flats), self.oldest_of_tail, Reads::Near(c.plateau))
         };
         let without = |n: usize| -> Vec<usize> { c.flats.iter().copied().filter(|&f| f != n).collect() };
         let next = |slack: Slack, flats: &[usize]| search(slack, flats).and_then(|n| self.prove(n, pivots - 1));
@@ -744,7 +748,7 @@ impl Shape<'_> {
         [c.plateau.checked_sub(1), Some(c.plateau + 1)].into_iter().flatten().find_map(|p| {
             let x = parts(self.sc, self.lo, m, p, c.working, c.slack, &c.flats).ok()?;
             let next = Candidate {
-                length: length(self.sc, m, self.tail, &x),
+                length: length(self.sc, m, self.oldest_of_tail, &x),
                 x: x.to_vec(m),
                 plateau: p,
                 working: c.working,
@@ -760,7 +764,7 @@ impl Shape<'_> {
     /// (the first such) or a level step's split fails, `Err(None)` where
     /// anything else fails.
     fn certify(&self, cand: &Candidate) -> Result<(), Option<Pivot>> {
-        let Shape { sc, iv, tail, front, lo } = *self;
+        let Shape { sc, iv, tail, oldest_of_tail, front, lo } = *self;
         let m = iv.m();
         let (p, q) = (cand.plateau, cand.working);
         let idle = q < m;
@@ -781,8 +785,7 @@ impl Shape<'_> {
         let (mut tail_single, mut tail_wrapped) = (Vec::new(), Vec::new());
         let mut on_plateau_flow = 0.0;
         let mut idle_supply: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
-        for (w, weight) in tail {
-            let first = oldest(w);
+        for ((w, weight), &(first, _)) in tail.iter().zip(oldest_of_tail) {
             if first <= p {
                 let mut on = w.iter().filter(|r| r.0 > 0 && r.0 <= p).map(|&(l, h)| (l, h.min(p)));
                 match (on.next(), on.next()) {
