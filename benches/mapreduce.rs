@@ -21,6 +21,11 @@ fn reference(m: usize) -> Shuffle {
     Shuffle { intervals: Intervals::new(m, 100, 100).unwrap(), a: vec![a; m], s: 1.0, c: 0.1 * 1e-6 / 100.0, v: 1e15 }
 }
 
+/// Form values given as numbers.
+fn numbers(pairs: &[(&str, f64)]) -> RawParams {
+    pairs.iter().map(|&(k, v)| (k.to_string(), isoperf::spec::RawValue::Num(v))).collect()
+}
+
 fn shuffle(c: &mut Criterion) {
     for m in [100, 1000, 5000] {
         let p = reference(m);
@@ -99,10 +104,7 @@ fn sweep(c: &mut Criterion) {
     // The page's keystroke at the largest shuffle it still solves on its own
     // thread (QUICK_INTERVALS): m = 1999, r = 1000, ℓ = 10 give 199 909
     // intervals, solved by the chain method; one more mapper goes to the worker.
-    let largest_quick: RawParams = [("m", 1999.0), ("r", 1000.0), ("l", 10.0)]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), isoperf::spec::RawValue::Num(v)))
-        .collect();
+    let largest_quick = numbers(&[("m", 1999.0), ("r", 1000.0), ("l", 10.0)]);
     assert!(!api::Session::default().quick_report("mapreduce", &largest_quick).unwrap().deferred);
     c.bench_function("mapreduce/quick report at the quick limit (N = 199909, chain)", |b| {
         b.iter(|| api::Session::default().quick_report("mapreduce", black_box(&largest_quick)).unwrap())
@@ -133,10 +135,7 @@ fn mappers(c: &mut Criterion) {
     // At the descent point (m = 594, r = 12, ℓ = 8, S = 9.037, V = 1.405e11):
     // half the points a plateau and a descent, each tried first with the
     // shape proved at the point before.
-    let at: RawParams = [("m", 594.0), ("r", 12.0), ("l", 8.0), ("V", 1.405e11), ("S", 9.037), ("gamma", 4.483e-2)]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), isoperf::spec::RawValue::Num(v)))
-        .collect();
+    let at = numbers(&[("m", 594.0), ("r", 12.0), ("l", 8.0), ("V", 1.405e11), ("S", 9.037), ("gamma", 4.483e-2)]);
     let request = MapRequest {
         output: "speedup".into(),
         x: MapAxis::parse("x", "m:10:10000:log").unwrap(),

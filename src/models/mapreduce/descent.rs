@@ -69,7 +69,7 @@
 //! covered by the windows of idle senders only; the dual's value
 //! w + S(m − Σ F_n) must meet the schedule's length.
 
-use super::general::{windows, Window};
+use super::general::{oldest, windows, Window, Windows};
 use super::schedule::{
     cover_feasible, intervals_hold, ranges_cover, ranges_split, split_feasible, Intervals, Method, Scaled, Shuffle,
     Solution, CERTIFICATE_TOL,
@@ -260,11 +260,6 @@ fn parts(sc: &Scaled, lo: &[usize], m: usize, p: usize, q: usize, slack: Slack, 
         return Err(Fit::Long);
     }
     Ok(x)
-}
-
-/// The oldest member of a window (its largest part when parts fall).
-fn oldest(w: &Window) -> usize {
-    w.iter().filter(|r| r.0 > 0).map(|r| r.0).min().unwrap_or(1)
 }
 
 /// t_{N+1} (scaled) of falling parts: t_m = mS + A_m x_m plus each tail
@@ -513,6 +508,16 @@ impl Hint {
 /// [`plateau_descent`], trying first the shape `hint` holds (a
 /// neighbouring point's), and leaving in it the shape proved.
 pub fn plateau_descent_near(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
+    plateau_descent_in(p, hint, &std::cell::OnceCell::new())
+}
+
+/// [`plateau_descent_near`] with the shuffle's windows built here or by
+/// another method before it.
+pub(super) fn plateau_descent_in(
+    p: &Shuffle,
+    hint: &mut Hint,
+    windows_once: &std::cell::OnceCell<Windows>,
+) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
     if p.a.len() != m || m < 3 {
@@ -522,7 +527,7 @@ pub fn plateau_descent_near(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
     if !(sc.c > 0.0 && sc.s > 0.0) {
         return None;
     }
-    let (tail, front) = windows(&iv);
+    let (tail, front) = windows_once.get_or_init(|| windows(&iv));
     let lo: Vec<usize> = front.iter().map(oldest).collect();
     // The shapes tried: no, one, or a bisection width of idle mappers (so
     // that group 0's last windows hold only idle senders); then, where
@@ -538,7 +543,7 @@ pub fn plateau_descent_near(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
     let idle = [(0, Slack::After(0), &[][..]), (1, Slack::After(0), &[][..]), (width, Slack::After(0), &[][..])];
     // Each tail window's oldest mapper (its largest part), with its count.
     let oldest_of_tail: Vec<(usize, f64)> = tail.iter().map(|(w, weight)| (oldest(w), *weight)).collect();
-    let shape = Shape { sc: &sc, iv: &iv, tail: &tail, oldest_of_tail: &oldest_of_tail, front: &front, lo: &lo };
+    let shape = Shape { sc: &sc, iv: &iv, tail, oldest_of_tail: &oldest_of_tail, front, lo: &lo };
     // Whether a level run's shape fitted a plateau at all.
     let fitted = std::cell::Cell::new(false);
     let prove_shortest = |starts: &[(usize, Slack, &[usize])], pivots: usize, reads: Reads| {

@@ -203,7 +203,15 @@ impl Compact {
 
 /// The windows of intervals n ≥ m with how often each occurs, and the
 /// window of every interval n < m.
-pub(super) fn windows(iv: &Intervals) -> (Vec<(Window, f64)>, Vec<Window>) {
+pub(super) type Windows = (Vec<(Window, f64)>, Vec<Window>);
+
+/// The first mapper of a window (its largest part when parts fall).
+pub(super) fn oldest(w: &Window) -> usize {
+    w.iter().filter(|r| r.0 > 0).map(|r| r.0).min().unwrap_or(1)
+}
+
+/// The shuffle's [`Windows`].
+pub(super) fn windows(iv: &Intervals) -> Windows {
     let m = iv.m();
     let n_total = iv.count();
     let groups = iv.groups();

@@ -252,7 +252,7 @@ pub fn evaluate_within(inputs: &Inputs, budget: schedule::Budget) -> Result<Eval
 fn evaluate_near(
     inputs: &Inputs,
     budget: schedule::Budget,
-    hint: &mut descent::Hint,
+    hint: &mut schedule::Hint,
 ) -> Result<Evaluation, ModelError> {
     evaluated(inputs, schedule::solve_near(&inputs.shuffle(), budget, hint), mappers::QUICK_SEARCH_INTERVALS)
 }
@@ -724,7 +724,7 @@ impl Model for MapReduce {
         };
         let xs: Vec<_> = x.1.iter().map(|v| SPEC.value_at(x.0, *v)).collect();
         let nx = x.1.len();
-        let mut hint = descent::Hint::default();
+        let mut hint = schedule::Hint::default();
         for (j, yv) in y.1.iter().enumerate() {
             let Some(yv) = SPEC.value_at(y.0, *yv) else { continue };
             let row = p.with(y.0, yv);

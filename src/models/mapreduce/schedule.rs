@@ -382,23 +382,23 @@ impl Budget {
 
 /// [`solve`] within `budget`.
 pub fn solve_within(p: &Shuffle, budget: Budget) -> Result<Solution, SolveError> {
-    solve_with(p, budget, &mut descent_method)
+    solve_near(p, budget, &mut Hint::default())
 }
 
-/// [`solve_within`] for the points of a map: the descent tries first the
-/// shape `hint` holds, the last one it proved (see
+/// The shape of the last descent proved, for the next point of a map (see
 /// [`super::descent::Hint`]).
 #[cfg(feature = "full")]
-pub fn solve_near(p: &Shuffle, budget: Budget, hint: &mut super::descent::Hint) -> Result<Solution, SolveError> {
-    solve_with(p, budget, &mut |p| super::descent::plateau_descent_near(p, hint))
-}
+pub use super::descent::Hint;
 
-fn solve_with(
-    p: &Shuffle,
-    budget: Budget,
-    descent: &mut dyn FnMut(&Shuffle) -> Option<Solution>,
-) -> Result<Solution, SolveError> {
-    if let Some(s) = single_group_methods(p).or_else(|| idle_method(p)).or_else(|| descent(p)) {
+/// Without the full module there is no descent to hint at.
+#[cfg(not(feature = "full"))]
+#[derive(Debug, Clone, Default)]
+pub struct Hint;
+
+/// [`solve_within`], the descent trying first the shape `hint` holds (at
+/// the points of a map: the last one it proved).
+pub fn solve_near(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Result<Solution, SolveError> {
+    if let Some(s) = single_group_methods(p).or_else(|| shaped_methods(p, hint)) {
         return Ok(s);
     }
     let plateau = match budget.plateau_intervals {
@@ -443,34 +443,37 @@ fn plateau_first(iv: &Intervals) -> bool {
 /// milliseconds natively); up to [`PLATEAU_INTERVALS`] the worker does.
 pub const PLATEAU_QUICK_INTERVALS: usize = 1_000;
 
-/// Equal parts with idle last mappers, then the chain after a plateau
-/// (where `chain`). In this order: where the plateau with idle mappers is
-/// the optimum, the chain's bisection over the plateau's length fails
-/// first at some 13 lengths (m = 7095, r = 5, ℓ = 3: 95 ms -> 38 ms);
-/// where the chain is, equal parts with idle mappers fail within a pass
-/// (10-16 ms either way at m = 4873 … 9113). Only in the full module: the
-/// page's first-paint module leaves these shuffles to the worker.
+/// Equal parts with idle last mappers ([`plateau_idle`]), then the
+/// plateau and its descent ([`super::descent`]), both read from one list of
+/// the shuffle's distinct windows, built once for both. Equal parts with
+/// idle mappers first: a few passes over the windows to fail, one over the
+/// intervals to succeed, where the descent's search failed for 30-40 ms
+/// first (m = 8660, r = 10, ℓ = 8). Only in the full module.
 #[cfg(feature = "full")]
-fn plateau_methods(p: &Shuffle, chain: bool) -> Option<Solution> {
-    plateau_idle(p).or_else(|| chain.then(|| plateau_chain(p)).flatten())
+fn shaped_methods(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
+    let windows = std::cell::OnceCell::new();
+    plateau_idle_in(p, &windows).or_else(|| super::descent::plateau_descent_in(p, hint, &windows))
 }
 
 #[cfg(not(feature = "full"))]
-fn plateau_methods(_: &Shuffle, _: bool) -> Option<Solution> {
+fn shaped_methods(_: &Shuffle, _: &mut Hint) -> Option<Solution> {
     None
 }
 
-/// Equal parts with idle last mappers ([`plateau_idle`]): a few passes over
-/// the distinct windows to fail, and one over the intervals to succeed, so
-/// it is tried before the descent (whose search failed for 30-40 ms first
-/// at m = 8660, r = 10, ℓ = 8). Only in the full module.
+/// Equal parts with idle last mappers, then the chain after a plateau: the
+/// page's quick report, up to [`PLATEAU_QUICK_INTERVALS`]. In this order:
+/// where the plateau with idle mappers is the optimum, the chain's
+/// bisection over the plateau's length fails first at some 13 lengths
+/// (m = 7095, r = 5, ℓ = 3: 95 ms -> 38 ms); where the chain is, equal
+/// parts with idle mappers fail within a pass. Only in the full module:
+/// the page's first-paint module leaves these shuffles to the worker.
 #[cfg(feature = "full")]
-fn idle_method(p: &Shuffle) -> Option<Solution> {
-    plateau_idle(p)
+fn quick_plateau_methods(p: &Shuffle) -> Option<Solution> {
+    plateau_idle(p).or_else(|| plateau_chain(p))
 }
 
 #[cfg(not(feature = "full"))]
-fn idle_method(_: &Shuffle) -> Option<Solution> {
+fn quick_plateau_methods(_: &Shuffle) -> Option<Solution> {
     None
 }
 
@@ -525,7 +528,7 @@ pub fn solve_quick(p: &Shuffle) -> Option<Result<Solution, SolveError>> {
         return Some(Ok(s));
     }
     if n <= PLATEAU_QUICK_INTERVALS && cfg!(feature = "full") {
-        if let Some(s) = plateau_methods(p, true) {
+        if let Some(s) = quick_plateau_methods(p) {
             return Some(Ok(s));
         }
     } else if plateau_first(&p.intervals) {
@@ -620,6 +623,14 @@ pub fn identical_chain(iv: Intervals, a: f64, s: f64, c: f64, v: f64) -> Option<
 /// that finds none ([`split_feasible`]); the idle ones' by a maximum flow.
 #[cfg(feature = "full")]
 pub fn plateau_idle(p: &Shuffle) -> Option<Solution> {
+    plateau_idle_in(p, &std::cell::OnceCell::new())
+}
+
+/// [`plateau_idle`] with the shuffle's windows ([`super::general::windows`])
+/// built here or by another method before it.
+#[cfg(feature = "full")]
+fn plateau_idle_in(p: &Shuffle, windows: &std::cell::OnceCell<super::general::Windows>) -> Option<Solution> {
+    use super::general::{oldest, windows as windows_of};
     let iv = p.intervals;
     let m = iv.m();
     if p.a.len() != m || m < 2 || iv.groups() < 2 {
@@ -628,14 +639,11 @@ pub fn plateau_idle(p: &Shuffle) -> Option<Solution> {
     let sc = p.scaled();
     // The tail's windows, each with how many intervals have it (a few per
     // mapper, however many intervals: 586 000 at m = 6444, r = 362, ℓ = 4).
-    let (tail, _) = super::general::windows(&iv);
-    let ranges =
-        |w: &super::general::Window| -> Vec<(usize, usize)> { w.iter().filter(|r| r.0 > 0).copied().collect() };
+    let (tail, _) = windows.get_or_init(|| windows_of(&iv));
     // Φ(q): the tail intervals whose window's first mapper is at most q.
     let mut starts = vec![0.0f64; m + 1];
-    for (w, weight) in &tail {
-        let lo = ranges(w).iter().map(|r| r.0).min()?;
-        *starts.get_mut(lo)? += weight;
+    for (w, weight) in tail {
+        *starts.get_mut(oldest(w))? += weight;
     }
     let mut phi = vec![0.0f64; m + 1];
     for q in 1..=m {
@@ -661,8 +669,8 @@ pub fn plateau_idle(p: &Shuffle) -> Option<Solution> {
     // Working mappers: the tail intervals reaching them, w/c each.
     let mut working: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
     let mut idle: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
-    for (window, weight) in &tail {
-        let ranges = ranges(window);
+    for (window, weight) in tail {
+        let ranges: Vec<(usize, usize)> = window.iter().filter(|r| r.0 > 0).copied().collect();
         if ranges.iter().any(|&(lo, _)| lo <= q) {
             working.push((ranges.iter().filter(|r| r.0 <= q).map(|&(lo, hi)| (lo, hi.min(q))).collect(), *weight));
         } else {
