@@ -112,7 +112,7 @@ enum Fit {
 /// One schedule of the shape: parts (scaled), plateau p, last working q.
 #[derive(Debug, Clone)]
 struct Candidate {
-    x: Vec<f64>,
+    x: Parts,
     plateau: usize,
     working: usize,
     /// Where the descent's slack interval is.
@@ -162,6 +162,7 @@ fn is_level(n: usize, (p, q, k): (usize, usize, usize), flats: &[usize]) -> bool
 
 /// Parts of the shape: H on mappers 1..=p, the descent on p + 1..=q, zero
 /// after.
+#[derive(Debug, Clone)]
 struct Parts {
     p: usize,
     h: f64,
@@ -197,28 +198,32 @@ fn parts(sc: &Scaled, lo: &[usize], m: usize, p: usize, q: usize, slack: Slack, 
     let a = |j: usize| sc.a.get(j - 1).copied().unwrap_or(f64::NAN);
     // coef[j − p − 1] = x_j for j = p + 1 … q + 1, affine in (H, y).
     let plateau: Affine2 = (0.0, 1.0, 0.0);
+    let free: Affine2 = (0.0, 0.0, 1.0);
     let mut coef: Vec<Affine2> = Vec::with_capacity(q - p + 1);
     let of =
         |j: usize, coef: &[Affine2]| if j <= p { plateau } else { coef.get(j - p - 1).copied().unwrap_or(plateau) };
-    let step = |n: usize, coef: &[Affine2]| -> Affine2 {
-        let top = of(lo.get(n - 1).copied().unwrap_or(1), coef);
-        let next = add(add(scale(of(n, coef), a(n)), (-sc.s, 0.0, 0.0)), scale(top, sc.c));
-        scale(next, 1.0 / a(n + 1))
-    };
-    let free: Affine2 = (0.0, 0.0, 1.0);
-    let flat = |n: usize| is_level(n, (p, q, k), flats);
+    // Σ x_j over the working mappers, less one.
+    let mut total: Affine2 = (-1.0, p as f64, 0.0);
+    // The level steps, read in order (flats beyond the first that is past
+    // n are not yet reached).
+    let mut level = flats.iter().copied().filter(|&n| is_level(n, (p, q, k), flats)).peekable();
     for n in p..=q.min(m - 1) {
         let next = if n == k && q < m {
             free
-        } else if flat(n) {
+        } else if level.next_if_eq(&n).is_some() {
             of(n, &coef)
         } else {
-            step(n, &coef)
+            let top = of(lo.get(n - 1).copied().unwrap_or(1), &coef);
+            let (x, a_n) = (of(n, &coef), a(n));
+            let f = 1.0 / a(n + 1);
+            ((x.0 * a_n - sc.s + top.0 * sc.c) * f, (x.1 * a_n + top.1 * sc.c) * f, (x.2 * a_n + top.2 * sc.c) * f)
         };
+        if n < q {
+            total = add(total, next);
+        }
         coef.push(next);
     }
     let working = coef.get(..q - p).unwrap_or(&[]);
-    let total = working.iter().fold((-1.0, p as f64, 0.0), |acc, &c| add(acc, c));
     let (h, y) = if q < m && k < q {
         solve2(*coef.last().ok_or(Fit::Long)?, total).ok_or(Fit::Long)?
     } else {
@@ -256,18 +261,45 @@ fn parts(sc: &Scaled, lo: &[usize], m: usize, p: usize, q: usize, slack: Slack, 
         let top = x.get(lo.get(n - 1).copied().unwrap_or(1));
         a(n + 1) * x.get(n + 1) - a(n) * x.get(n) + sc.s >= sc.c * top - tol * sc.s
     };
-    if (q < m && !holds(k)) || !flats.iter().filter(|&&n| flat(n)).all(|&n| holds(n)) {
+    if (q < m && !holds(k)) || !flats.iter().filter(|&&n| is_level(n, (p, q, k), flats)).all(|&n| holds(n)) {
         return Err(Fit::Long);
     }
     Ok(x)
 }
 
+/// How many tail intervals each mapper is the oldest sender of (its part
+/// the largest of their windows where parts fall): `count[j]` for mapper j
+/// (index 0 unused), and `upto[p]` their sum over mappers 1 … p.
+struct TailCounts {
+    count: Vec<f64>,
+    upto: Vec<f64>,
+}
+
+impl TailCounts {
+    /// From each tail window's oldest mapper and how many intervals have it.
+    fn new(m: usize, oldest_of_tail: &[(usize, f64)]) -> TailCounts {
+        let mut count = vec![0.0; m + 1];
+        for &(oldest, weight) in oldest_of_tail {
+            if let Some(c) = count.get_mut(oldest) {
+                *c += weight;
+            }
+        }
+        let upto = count.iter().scan(0.0, |sum, c| {
+            *sum += c;
+            Some(*sum)
+        });
+        TailCounts { upto: upto.collect(), count }
+    }
+}
+
 /// t_{N+1} (scaled) of falling parts: t_m = mS + A_m x_m plus each tail
-/// window's oldest part, times c (`tail`: each window's oldest mapper and
-/// how many intervals have it).
-fn length(sc: &Scaled, m: usize, tail: &[(usize, f64)], x: &Parts) -> f64 {
+/// window's oldest part, times c: the plateau's windows at H, the
+/// descent's each at its own part, in O(q − p).
+fn length(sc: &Scaled, m: usize, tail: &TailCounts, x: &Parts) -> f64 {
     let last = sc.a.last().copied().unwrap_or(0.0) * x.get(m);
-    m as f64 * sc.s + last + sc.c * tail.iter().map(|&(oldest, weight)| weight * x.get(oldest)).sum::<f64>()
+    let on_plateau = tail.upto.get(x.p).copied().unwrap_or(0.0) * x.h;
+    let descent = x.descent.iter().zip(tail.count.iter().skip(x.p + 1)).map(|(x, n)| x * n).sum::<f64>();
+    m as f64 * sc.s + last + sc.c * (on_plateau + descent)
 }
 
 /// The length (of a plateau, a level run, a descent) nearest `unfit` that
@@ -316,10 +348,13 @@ const RUN_STARTS_FAR: usize = 16;
 enum Reads {
     /// Evenly spaced ones and those doubling away from the end.
     Grid,
-    /// Those near the end and near this plateau; the evenly spaced ones
-    /// only where none of these fits.
+    /// Those near this plateau; those near the end only where the first
+    /// do not hold a run that fits between two that do not, and the evenly
+    /// spaced ones only where none of these gives a run that fits.
     Near(usize),
-    /// Those near the end and near this plateau only.
+    /// Those near this plateau, and near the end where the first do not
+    /// hold a run that fits between two that do not; never the evenly
+    /// spaced ones.
     Only(usize),
 }
 
@@ -330,62 +365,17 @@ const GRID: usize = 32;
 /// moves from.
 const NEAR: usize = 4;
 
-/// The best plateau for last working mapper q. Which plateaus fit is read
-/// on a grid of lengths: a plateau too short for the descent wants y
-/// above H ([`Fit::Short`]), one too long a step steeper than the
-/// start-ups allow ([`Fit::Long`]), so between a short one and a long one
-/// a bisection finds where it changes, and a plateau that fits there;
-/// every run of plateaus that fit (around those found, and around the
-/// grid's) is grown by bisection to its ends, and the shortest shuffle
-/// over it found by ternary search. The dual then says whether the best
-/// is optimal.
-fn search(
-    sc: &Scaled,
-    lo: &[usize],
-    m: usize,
-    (q, slack, flats): (usize, Slack, &[usize]),
-    tail: &[(usize, f64)],
-    reads: Reads,
-) -> Option<Candidate> {
-    if q < 2 {
-        return None;
-    }
-    let near = match reads {
-        Reads::Grid => None,
-        Reads::Near(p) | Reads::Only(p) => Some(p),
-    };
-    let label = |p: usize| parts(sc, lo, m, p, q, slack, flats).err();
-    let fits = |p: usize| label(p).is_none();
-    let span = q - 2; // plateaus 1 … q − 1
-
-    // Evenly spaced, and doubling away from the last plateau: past 50 000
-    // mappers the band of plateaus too short for the descent (between too
-    // long ones on either side) lies within the last few hundred.
-    let ends = (0..usize::BITS).map(|k| 1usize << k).take_while(|&d| d <= span).map(|d| q - d);
-    // And around `near`, the plateau of the candidate an active-set step
-    // moves from: the plateaus that fit the new shape may be a band of two
-    // between ones that do not (m = 522, ℓ = 86). There the evenly spaced
-    // lengths (each a pass over the descent from them, most of the mappers)
-    // are read only where no length near the end or `near` fits: m = 2951,
-    // r = 44, ℓ = 18: 45 ms -> 31 ms; m = 2703: 53 -> 32 ms. Same methods
-    // on 24 300 random shuffles.
-    let around = near.into_iter().flat_map(|p| p.saturating_sub(NEAR)..=p + NEAR).filter(|&p| (1..q).contains(&p));
-    let even = (0..=GRID).map(|k| 1 + k * span / GRID);
-    let mut grid: Vec<usize> =
-        if near.is_some() { ends.chain(around).collect() } else { even.clone().chain(ends).chain(around).collect() };
-    grid.sort_unstable();
-    grid.dedup();
-    let mut labels: Vec<(usize, Option<Fit>)> = grid.iter().map(|&p| (p, label(p))).collect();
-    if matches!(reads, Reads::Near(_)) && labels.iter().all(|l| l.1.is_some()) {
-        grid.extend(even);
-        grid.sort_unstable();
-        grid.dedup();
-        let known = |p: usize| labels.binary_search_by_key(&p, |l| l.0).ok().and_then(|i| labels.get(i)).map(|l| l.1);
-        labels = grid.iter().map(|&p| (p, known(p).unwrap_or_else(|| label(p)))).collect();
-    }
-    // (a plateau that fits, the nearest below and above known not to)
-    let mut seeds: Vec<(usize, usize, usize)> = Vec::new();
-    let mut below = 0; // the last grid plateau that does not fit
+/// Where a search grows runs of plateaus that fit, from the labels read
+/// (ascending): each (a plateau that fits, the nearest below and above
+/// known not to), one for each run of fitting labels and one found by
+/// bisection between each plateau too short and a longer one too long.
+fn seeds_of(
+    labels: &[(usize, Option<Fit>)],
+    q: usize,
+    label: &dyn Fn(usize) -> Option<Fit>,
+) -> Vec<(usize, usize, usize)> {
+    let mut seeds = Vec::new();
+    let mut below = 0; // the last plateau read that does not fit
     for (i, &(p, fit)) in labels.iter().enumerate() {
         let next = labels.get(i + 1).copied();
         match (fit, next) {
@@ -413,6 +403,79 @@ fn search(
             (Some(_), _) => below = p,
         }
     }
+    seeds
+}
+
+/// The best plateau for last working mapper q. Which plateaus fit is read
+/// on a grid of lengths: a plateau too short for the descent wants y
+/// above H ([`Fit::Short`]), one too long a step steeper than the
+/// start-ups allow ([`Fit::Long`]), so between a short one and a long one
+/// a bisection finds where it changes, and a plateau that fits there;
+/// every run of plateaus that fit (around those found, and around the
+/// grid's) is grown by bisection to its ends, and the shortest shuffle
+/// over it found by ternary search. The dual then says whether the best
+/// is optimal.
+fn search(
+    sc: &Scaled,
+    lo: &[usize],
+    m: usize,
+    (q, slack, flats): (usize, Slack, &[usize]),
+    tail: &TailCounts,
+    reads: Reads,
+) -> Option<Candidate> {
+    if q < 2 {
+        return None;
+    }
+    let near = match reads {
+        Reads::Grid => None,
+        Reads::Near(p) | Reads::Only(p) => Some(p),
+    };
+    let label = |p: usize| parts(sc, lo, m, p, q, slack, flats).err();
+    let fits = |p: usize| label(p).is_none();
+    let span = q - 2; // plateaus 1 … q − 1
+
+    // Evenly spaced, and doubling away from the last plateau: past 50 000
+    // mappers the band of plateaus too short for the descent (between too
+    // long ones on either side) lies within the last few hundred.
+    let ends = (0..usize::BITS).map(|k| 1usize << k).take_while(|&d| d <= span).map(|d| q - d);
+    // And around `near`, the plateau of the candidate an active-set step
+    // moves from: the plateaus that fit the new shape may be a band of two
+    // between ones that do not (m = 522, ℓ = 86). There the evenly spaced
+    // lengths (each a pass over the descent from them, most of the mappers)
+    // are read only where the lengths near the end and `near` give no run
+    // that fits: m = 2951, r = 44, ℓ = 18: 45 ms -> 31 ms; m = 2703:
+    // 53 -> 32 ms. Same methods on 24 300 random shuffles. And the lengths
+    // doubling from the end (some 2q steps) only where those around `near`
+    // do not bracket a run that fits.
+    let around = near.into_iter().flat_map(|p| p.saturating_sub(NEAR)..=p + NEAR).filter(|&p| (1..q).contains(&p));
+    let even = (0..=GRID).map(|k| 1 + k * span / GRID);
+    // The labels read so far (ascending), and the seeds they give.
+    let read = |labels: &[(usize, Option<Fit>)], more: &mut dyn Iterator<Item = usize>| {
+        let mut grid: Vec<usize> = labels.iter().map(|l| l.0).chain(more).collect();
+        grid.sort_unstable();
+        grid.dedup();
+        let known = |p: usize| labels.binary_search_by_key(&p, |l| l.0).ok().and_then(|i| labels.get(i)).map(|l| l.1);
+        let labels: Vec<(usize, Option<Fit>)> =
+            grid.iter().map(|&p| (p, known(p).unwrap_or_else(|| label(p)))).collect();
+        let seeds = seeds_of(&labels, q, &label);
+        (labels, seeds)
+    };
+    let (_, seeds) = if near.is_some() {
+        // Near `near` first: where the plateaus there hold runs that fit
+        // with plateaus that do not on either side, those are the runs.
+        let (labels, seeds) = read(&[], &mut around.into_iter());
+        let bracketed = !seeds.is_empty()
+            && labels.first().is_some_and(|l| l.1.is_some())
+            && labels.last().is_some_and(|l| l.1.is_some());
+        let (labels, seeds) = if bracketed { (labels, seeds) } else { read(&labels, &mut ends.into_iter()) };
+        if matches!(reads, Reads::Near(_)) && seeds.is_empty() {
+            read(&labels, &mut even.into_iter())
+        } else {
+            (labels, seeds)
+        }
+    } else {
+        read(&[], &mut even.chain(ends).chain(around))
+    };
     let cost = |p: usize| parts(sc, lo, m, p, q, slack, flats).ok().map(|x| (length(sc, m, tail, &x), x));
     let mut best: Option<Candidate> = None;
     for (seed, below, above) in seeds {
@@ -434,14 +497,7 @@ fn search(
         for p in (a..=b).chain(run_ends) {
             if let Some((length, x)) = cost(p) {
                 if best.as_ref().is_none_or(|c| length < c.length) {
-                    best = Some(Candidate {
-                        x: x.to_vec(m),
-                        plateau: p,
-                        working: q,
-                        slack,
-                        flats: flats.to_vec(),
-                        length,
-                    });
+                    best = Some(Candidate { x, plateau: p, working: q, slack, flats: flats.to_vec(), length });
                 }
             }
         }
@@ -543,14 +599,15 @@ pub(super) fn plateau_descent_in(
     let idle = [(0, Slack::After(0), &[][..]), (1, Slack::After(0), &[][..]), (width, Slack::After(0), &[][..])];
     // Each tail window's oldest mapper (its largest part), with its count.
     let oldest_of_tail: Vec<(usize, f64)> = tail.iter().map(|(w, weight)| (oldest(w), *weight)).collect();
-    let shape = Shape { sc: &sc, iv: &iv, tail, oldest_of_tail: &oldest_of_tail, front, lo: &lo };
+    let counts = TailCounts::new(m, &oldest_of_tail);
+    let shape = Shape { sc: &sc, iv: &iv, tail, oldest_of_tail: &oldest_of_tail, counts: &counts, front, lo: &lo };
     // Whether a level run's shape fitted a plateau at all.
     let fitted = std::cell::Cell::new(false);
     let prove_shortest = |starts: &[(usize, Slack, &[usize])], pivots: usize, reads: Reads| {
         let mut found: Vec<Candidate> = starts
             .iter()
             .filter(|s| s.0 <= width)
-            .filter_map(|&(idle, slack, flats)| search(&sc, &lo, m, (m - idle, slack, flats), &oldest_of_tail, reads))
+            .filter_map(|&(idle, slack, flats)| search(&sc, &lo, m, (m - idle, slack, flats), &counts, reads))
             .collect();
         found.sort_by(|a, b| a.length.total_cmp(&b.length));
         fitted.set(fitted.get() || found.iter().any(|c| !c.flats.is_empty()));
@@ -576,13 +633,16 @@ pub(super) fn plateau_descent_in(
         let Some(start) = end_run.first().and_then(|s| s.checked_sub(back)).filter(|&s| s > 1) else {
             return whole.and_then(|w| prove_shortest(&[w], pivots, Reads::Grid));
         };
-        // A far start's plateau ends just before it: only the lengths near
-        // there are read, never the evenly spaced ones (m = 4162: 13.7
-        // million steps of the descent's parts, most of them on that grid).
-        let reads = if far { Reads::Only(start - 1) } else { Reads::Grid };
+        // The run's plateau ends just before it: the lengths near there are
+        // read first, and for a far start never the evenly spaced ones
+        // (m = 4162: 13.7 million steps of the descent's parts, most of them
+        // on that grid; reading near the start first for the near starts
+        // too: 10.3 -> 4.0 million, 117 -> 49 ms with the other changes
+        // of this commit).
+        let reads = if far { Reads::Only(start - 1) } else { Reads::Near(start - 1) };
         let run = |len: usize| -> Vec<usize> { (start..start + len).collect() };
         let short = |len: usize| {
-            search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &oldest_of_tail, reads)
+            search(&sc, &lo, m, (m - 1, Slack::After(0), &run(len)), &counts, reads)
                 .is_some_and(|c| c.plateau >= start || matches!(shape.certify(&c), Err(Some(Pivot::Flow(_)))))
         };
         let len = first_long_enough(end_run.len() + back, &short);
@@ -611,7 +671,7 @@ pub(super) fn plateau_descent_in(
     };
     let hinted = || {
         let (q, slack, flats, near) = hint.shape(m)?;
-        shape.prove(search(&sc, &lo, m, (q, slack, &flats), &oldest_of_tail, Reads::Near(near))?, PIVOTS)
+        shape.prove(search(&sc, &lo, m, (q, slack, &flats), &counts, Reads::Near(near))?, PIVOTS)
     };
     let best = if let Some(c) = hinted() {
         c
@@ -628,9 +688,10 @@ pub(super) fn plateau_descent_in(
             .or_else(own_pace)?
     };
     *hint = Hint::of(&best, m);
-    let largest = iv.largest_senders(&best.x);
-    let t = p.boundaries(&sc, &best.x, &largest);
-    intervals_hold(&sc, &best.x, &t, &largest)?;
+    let x = best.x.to_vec(m);
+    let largest = iv.largest_senders(&x);
+    let t = p.boundaries(&sc, &x, &largest);
+    intervals_hold(&sc, &x, &t, &largest)?;
     let end = t.last().copied()?;
     ((end - best.length).abs() <= CERTIFICATE_TOL * end.abs().max(sc.s)).then_some(())?;
     // With no mapper idle and no level step the shape is the chain after a plateau.
@@ -640,7 +701,7 @@ pub(super) fn plateau_descent_in(
     } else {
         Method::PlateauDescent { plateau: best.plateau, working: best.working, level }
     };
-    Some(p.unscale(&sc, best.x, t, largest, method))
+    Some(p.unscale(&sc, x, t, largest, method))
 }
 
 /// An active-set step a failed proof asks for.
@@ -660,6 +721,7 @@ struct Shape<'a> {
     iv: &'a Intervals,
     tail: &'a [(Window, f64)],
     oldest_of_tail: &'a [(usize, f64)],
+    counts: &'a TailCounts,
     front: &'a [Window],
     lo: &'a [usize],
 }
@@ -685,7 +747,7 @@ impl Shape<'_> {
             return None;
         }
         let search = |slack: Slack, flats: &[usize]| {
-            search(self.sc, self.lo, m, (c.working, slack, flats), self.oldest_of_tail, Reads::Near(c.plateau))
+            search(self.sc, self.lo, m, (c.working, slack, flats), self.counts, Reads::Near(c.plateau))
         };
         let without = |n: usize| -> Vec<usize> { c.flats.iter().copied().filter(|&f| f != n).collect() };
         let next = |slack: Slack, flats: &[usize]| search(slack, flats).and_then(|n| self.prove(n, pivots - 1));
@@ -753,8 +815,8 @@ impl Shape<'_> {
         [c.plateau.checked_sub(1), Some(c.plateau + 1)].into_iter().flatten().find_map(|p| {
             let x = parts(self.sc, self.lo, m, p, c.working, c.slack, &c.flats).ok()?;
             let next = Candidate {
-                length: length(self.sc, m, self.oldest_of_tail, &x),
-                x: x.to_vec(m),
+                length: length(self.sc, m, self.counts, &x),
+                x,
                 plateau: p,
                 working: c.working,
                 slack: c.slack,
@@ -769,7 +831,7 @@ impl Shape<'_> {
     /// (the first such) or a level step's split fails, `Err(None)` where
     /// anything else fails.
     fn certify(&self, cand: &Candidate) -> Result<(), Option<Pivot>> {
-        let Shape { sc, iv, tail, oldest_of_tail, front, lo } = *self;
+        let Shape { sc, iv, tail, oldest_of_tail, front, lo, .. } = *self;
         let m = iv.m();
         let (p, q) = (cand.plateau, cand.working);
         let idle = q < m;
@@ -780,8 +842,8 @@ impl Shape<'_> {
         // A flat interval's two mappers tie: the windows whose oldest is the
         // first of them and that hold the second may give their flow to either.
         let flats = cand.levels();
-        let mut tau = vec![0.0f64; m + 1];
-        let mut pairs = vec![0.0f64; m + 1];
+        let mut tau = Descent::zeros(p, q);
+        let mut pairs = Descent::zeros(p, q);
         let mut tail_shared: Vec<(usize, usize, f64)> = Vec::new();
         // The tail's windows that hold plateau mappers: one range of them
         // (most), or two where the window wraps around the mappers; their
@@ -814,11 +876,11 @@ impl Shape<'_> {
         // (w − A_p F_p)/c.
         let end: Affine2 = if idle { (0.0, 0.0, 1.0) } else { (1.0, 0.0, 0.0) };
         let (flow, on_plateau, _, _) = walk.backward(end, (0.0, 1.0, 0.0), idle).ok_or(None)?;
-        let f_p = flow.get(p).copied().ok_or(None)?;
+        let f_p = flow.get(p).ok_or(None)?;
         let phi = on_plateau.iter().fold((on_plateau_flow, 0.0, 0.0), |acc, s| add(acc, s.1));
         let balance = add(add(scale(phi, sc.c), (0.0, -(p as f64), 0.0)), scale(f_p, a(p)));
         let (w, fq) = if idle {
-            solve2(flow.get(k).copied().ok_or(None)?, balance).ok_or(None)?
+            solve2(flow.get(k).ok_or(None)?, balance).ok_or(None)?
         } else {
             (-(balance.0 + balance.2) / balance.1, 1.0)
         };
@@ -830,8 +892,8 @@ impl Shape<'_> {
         // supplies with them.
         let (flows, on_plateau, splits, front_shared) =
             walk.backward(if idle { fq } else { 1.0 }, w, idle).ok_or(None)?;
-        let f_p = flows.get(p).copied().ok_or(None)?;
-        if let Some(n) = (p..=q.min(m - 1)).find(|&n| flows.get(n).is_some_and(|&f| f < -CERTIFICATE_TOL)) {
+        let f_p = flows.get(p).ok_or(None)?;
+        if let Some(n) = (p..=q.min(m - 1)).find(|&n| flows.get(n).is_some_and(|f| f < -CERTIFICATE_TOL)) {
             return Err(Some(Pivot::Flow(n)));
         }
         if let Some(&(k, _, _, _)) =
@@ -867,7 +929,7 @@ impl Shape<'_> {
         if !split {
             return Err(None);
         }
-        let f_q = flows.get(q).copied().ok_or(None)?;
+        let f_q = flows.get(q).ok_or(None)?;
         let f_last = if q + 1 == m { f_q } else { 0.0 };
         let idle_need = |i: usize| {
             let j = q + i;
@@ -883,7 +945,7 @@ impl Shape<'_> {
         if idle && !cover_feasible(m - q, &idle_supply, &idle_need, false) {
             return Err(None);
         }
-        let dual = w + sc.s * (m as f64 - flows.iter().take(q.min(m - 1) + 1).skip(p).sum::<f64>());
+        let dual = w + sc.s * (m as f64 - flows.from_p.iter().take(q.min(m - 1) + 1 - p).sum::<f64>());
         if (cand.length - dual).abs() <= CERTIFICATE_TOL * cand.length.abs().max(sc.s) {
             Ok(())
         } else {
@@ -902,6 +964,33 @@ trait Linear: Copy {
     fn number(v: f64) -> Self;
     fn plus(self, o: Self) -> Self;
     fn times(self, f: f64) -> Self;
+}
+
+/// Values by interval or mapper n from the plateau's last p to the last
+/// working q, zero before p: the dual's flows and what they put on the
+/// descent's parts. A proof reads only these, so it costs O(q − p) beyond
+/// the tail's windows, not O(m) (most proofs are of short descents).
+#[derive(Debug, Clone)]
+struct Descent<T> {
+    p: usize,
+    from_p: Vec<T>,
+}
+
+impl<T: Linear> Descent<T> {
+    fn zeros(p: usize, q: usize) -> Descent<T> {
+        Descent { p, from_p: vec![T::number(0.0); (q + 1).saturating_sub(p)] }
+    }
+
+    fn get(&self, n: usize) -> Option<T> {
+        match n.checked_sub(self.p) {
+            Some(i) => self.from_p.get(i).copied(),
+            None => Some(T::number(0.0)),
+        }
+    }
+
+    fn get_mut(&mut self, n: usize) -> Option<&mut T> {
+        self.from_p.get_mut(n.checked_sub(self.p)?)
+    }
 }
 
 impl Linear for f64 {
@@ -934,7 +1023,7 @@ impl Linear for Affine2 {
 /// what the second mapper kept of its own (see [`runs_share`]), and the
 /// front's shared windows: their oldest mapper, the last mapper of its
 /// level run they hold, and their flow.
-type Flows<T> = (Vec<T>, Vec<(usize, T)>, Vec<(usize, T, T, T)>, Vec<(usize, usize, T)>);
+type Flows<T> = (Descent<T>, Vec<(usize, T)>, Vec<(usize, T, T, T)>, Vec<(usize, usize, T)>);
 
 /// The descent's intervals, walked backward by the dual.
 struct Walk<'a> {
@@ -942,9 +1031,9 @@ struct Walk<'a> {
     lo: &'a [usize],
     front: &'a [Window],
     /// The tail's unit flows on each falling part.
-    tau: &'a [f64],
+    tau: &'a Descent<f64>,
     /// The tail's unit flows a flat interval's two mappers share, by the first.
-    pairs: &'a [f64],
+    pairs: &'a Descent<f64>,
     /// The flat intervals (x_{k+1} = x_k, no flow through them).
     flats: &'a [usize],
     p: usize,
@@ -960,16 +1049,16 @@ impl Walk<'_> {
     /// (else it is the tail's unit, already among the windows).
     fn backward<T: Linear>(&self, end: T, w: T, idle: bool) -> Option<Flows<T>> {
         let (p, q) = (self.p, self.q);
-        let mut flow = vec![T::number(0.0); q + 1];
-        let mut chain = vec![T::number(0.0); q + 1];
+        let mut flow = Descent::zeros(p, q);
+        let mut chain = Descent::zeros(p, q);
         // What each mapper kept of its own shared windows (the level step
         // after it took the rest).
-        let mut kept = vec![T::number(0.0); q + 1];
-        let mut shared: Vec<T> = self.pairs.iter().take(q + 1).map(|&v| T::number(v)).collect();
+        let mut kept = Descent::zeros(p, q);
+        let mut shared = Descent { p, from_p: self.pairs.from_p.iter().map(|&v| T::number(v)).collect() };
         let mut on_plateau: Vec<(usize, T)> = Vec::new();
         let mut splits: Vec<(usize, T, T, T)> = Vec::new();
         let mut sources: Vec<(usize, usize, T)> = Vec::new();
-        let mut place = |n: usize, f: T, chain: &mut Vec<T>, shared: &mut Vec<T>| {
+        let mut place = |n: usize, f: T, chain: &mut Descent<T>, shared: &mut Descent<T>| {
             let oldest = self.lo.get(n - 1).copied().unwrap_or(1);
             let window = self.front.get(n - 1);
             let pair = self.flats.binary_search(&oldest).is_ok() && window.is_some_and(|w| holds(w, oldest + 1));
@@ -989,12 +1078,12 @@ impl Walk<'_> {
         let mut f_j = end;
         for j in (p + 1..=q).rev() {
             let a_j = *self.sc.a.get(j - 1)?;
-            let y = T::number(*self.tau.get(j)?).plus(*chain.get(j)?).plus(*kept.get(j)?);
+            let y = T::number(self.tau.get(j)?).plus(chain.get(j)?).plus(kept.get(j)?);
             let next = if self.flats.binary_search(&(j - 1)).is_ok() {
                 // A_j F_j + c (Y_j + σ) = w: mapper j takes σ of the pool, j − 1 the rest.
                 let given = w.plus(f_j.times(-a_j)).times(1.0 / self.sc.c).plus(y.times(-1.0));
-                let pool = *shared.get(j - 1)?;
-                splits.push((j - 1, given, pool, *kept.get(j)?));
+                let pool = shared.get(j - 1)?;
+                splits.push((j - 1, given, pool, kept.get(j)?));
                 *kept.get_mut(j - 1)? = pool.plus(given.times(-1.0));
                 T::number(0.0)
             } else {
