@@ -730,6 +730,25 @@ pub fn plateau_chain(p: &Shuffle) -> Option<Solution> {
     }
     let sc = p.scaled();
     let (mut lo, mut hi) = (1usize, m); // the plateau is longer than lo, at most hi
+    // Galloping from the shortest first: the plateaus that prove are short
+    // as a rule (under a tenth of m in 229 of 234 random shuffles, most
+    // under a hundredth), and each length tried is a chain over every
+    // interval (m = 4988, r = 35, ℓ = 37: a plateau of 2, 13 lengths
+    // tried by bisection over all of them).
+    let mut step = 1;
+    while lo + step < hi {
+        match plateau_at(p, &sc, lo + step) {
+            Ok(solution) => return Some(solution),
+            Err(PlateauFit::Short) => {
+                lo += step;
+                step *= 2;
+            }
+            Err(PlateauFit::Long) => {
+                hi = lo + step;
+                break;
+            }
+        }
+    }
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
         match plateau_at(p, &sc, mid) {
