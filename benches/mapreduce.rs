@@ -170,6 +170,18 @@ fn mappers(c: &mut Criterion) {
             b.iter(|| best_mappers(black_box(m), r, 8, a, 9.037, c_map, 1.405e11, SEARCH_INTERVALS))
         });
     }
+    // One reducer group, the shuffle flat in m to 10⁻¹⁰ over thousands of
+    // counts the lower bounds leave: each count tried first with the method
+    // and the shape that solved the count before (m_best = 8008).
+    let mut flat = c.benchmark_group("mapreduce/m_best flat");
+    flat.sample_size(10);
+    let (r, gamma) = (280usize, 0.33477);
+    flat.bench_function("m=8053 r=280 l=281", |b| {
+        b.iter(|| {
+            best_mappers(black_box(8053), r, 281, a, 8.29517, gamma * 1e-6 / r as f64, 1.93433e13, SEARCH_INTERVALS)
+        })
+    });
+    flat.finish();
 }
 
 criterion_group!(benches, shuffle, sweep, mappers);

@@ -811,7 +811,7 @@ fn level_runs_of_the_descent_are_proved() {
 /// slower. Where the quick search proves nothing though the shuffle itself
 /// is quick (m = 4776, one reducer group: its idle tail in a pass), the
 /// quick report leaves it all to the worker, so that the page says what the
-/// command line does.
+/// command line does (there m_best = 2742).
 #[test]
 fn the_best_mapper_count_is_searched_off_the_page_thread() {
     use isoperf::api::Session;
@@ -847,8 +847,12 @@ fn the_best_mapper_count_is_searched_off_the_page_thread() {
     assert!(matches!(solve_quick(&lecture_shuffle(m, r, r, v, s, gamma)), Some(Ok(_))));
     let q = Session::default().quick_report("mapreduce", &raw(&one_group)).unwrap();
     assert!(q.deferred && q.outputs.is_none(), "the quick report defers");
+    // The worker's search proves it: m_best = 2742, both neighbours slower.
     let f = Session::default().report("mapreduce", &raw(&one_group)).unwrap();
-    assert!(f.remarks.iter().any(|r| r.text.starts_with("m_best is not shown")), "{:?}", f.remarks);
+    let outputs = serde_json::to_value(f.outputs.as_ref().unwrap()).unwrap();
+    assert_eq!(outputs["m_best"], serde_json::json!(2742.0), "{:?}", f.remarks);
+    let at = |k: usize| solve(&lecture_shuffle(k, r, r, v, s, gamma)).unwrap().makespan();
+    assert!(at(2741) > at(2742) && at(2743) > at(2742) && at(2742) < at(m));
 }
 
 /// The points of a map solved in turn, each descent trying first the shape
@@ -1046,6 +1050,33 @@ fn best_mapper_count_equals_brute_force() {
         }
     }
     assert!(proven >= 90 && inner >= 20, "proven {proven}, best below m {inner}");
+}
+
+/// m_best where the counts near the best share their schedule's shape (one
+/// reducer group: a plateau, then the chain): the search tries each count
+/// first with the method, and the plateau's length, that solved the count
+/// before, and finds what solving every count alone finds.
+#[test]
+fn best_mapper_count_tried_near_the_count_before_equals_brute_force() {
+    use isoperf::models::mapreduce::mappers::{best_mappers, MapperSearch, SEARCH_INTERVALS};
+    for (m, r, l, v, s, gamma) in
+        [(600, 35, 37, 1.63218e11, 9.66733, 0.968523), (1000, 100, 101, 1.93433e12, 8.29517, 0.33477)]
+    {
+        let all: Vec<(f64, Method)> = (1..=m)
+            .map(|k| solve(&lecture_shuffle(k, r, l, v, s, gamma)).map(|o| (o.makespan(), o.method)).unwrap())
+            .collect();
+        let plateaus = all.iter().filter(|(_, method)| matches!(method, Method::Plateau { .. })).count();
+        assert!(plateaus >= 50, "m = {m}: {plateaus} counts with a plateau");
+        let low = all.iter().map(|(t, _)| *t).fold(f64::INFINITY, f64::min);
+        let brute = 1 + all.iter().position(|(t, _)| *t <= low * (1.0 + 1e-12)).unwrap();
+        let c = gamma * 1e-6 / r as f64;
+        let MapperSearch::Best { m: best, t_shuffle } = best_mappers(m, r, l, LECTURE_A, s, c, v, SEARCH_INTERVALS)
+        else {
+            panic!("m = {m}: unproven")
+        };
+        assert_eq!(best, brute, "m = {m}");
+        assert!(close(t_shuffle, low, 1e-12), "m = {m}: {t_shuffle} vs {low}");
+    }
 }
 
 /// The search's lower bound is evaluated in a few dozen operations; the
@@ -1361,12 +1392,11 @@ fn one_group_descent_after_a_plateau_is_proved() {
         assert!(step.abs() <= 1e-9 * a * x[0], "interval {n}: {step}");
     }
     assert!(x[..5].iter().all(|&v| v == x[0]) && x[8007] > 0.0 && x[8008..].iter().all(|&v| v == 0.0));
-    // m_best stays unproven: the lower bounds, 1.4 % below the shuffles
-    // here, leave some 1600 counts, more than the search's budget solves.
-    // The best count it names is the one the chain after a plateau solves
-    // first, m' = 7900, shorter than the given m (before that method was
-    // in the search, it named m' = 8053 itself; before that, m' = 2788,
-    // whose shuffle is 42 % longer).
+    // m_best: the lower bounds, 1.4 % below the shuffles here, leave some
+    // 1600 counts, each solved near the one before's shape. The best is
+    // m' = 8008, the mappers that work at m = 8053: the idle ones only add
+    // their start-ups. (Unproven before the search tried each count near the
+    // one before: it named m' = 7900.)
     let report = isoperf::api::Session::default()
         .report(
             "mapreduce",
@@ -1380,10 +1410,13 @@ fn one_group_descent_after_a_plateau_is_proved() {
             ]),
         )
         .unwrap();
-    let remark = report.remarks.iter().find(|r| r.text.starts_with("m_best is not shown")).map(|r| r.text.clone());
-    assert!(remark.as_ref().is_some_and(|t| t.contains("the best count found is m' = 7900 ")), "{remark:?}");
-    let at_7900 = lecture_shuffle(7900, r, 281, 1.93433e13, s, 0.33477);
-    assert!(solve(&at_7900).unwrap().makespan() < ours.makespan());
+    let outputs = serde_json::to_value(report.outputs.as_ref().unwrap()).unwrap();
+    assert_eq!(outputs["m_best"], serde_json::json!(8008.0), "{:?}", report.remarks);
+    let at = |k: usize| solve(&lecture_shuffle(k, r, 281, 1.93433e13, s, 0.33477)).unwrap().makespan();
+    let best = at(8008);
+    assert!(best < ours.makespan() && at(8007) > best && at(8009) > best);
+    let t_red = outputs["t_red"].as_f64().unwrap();
+    assert!(close(outputs["T_best"].as_f64().unwrap(), best + t_red, 1e-12));
 }
 
 /// One reducer group where mapping outlasts the start-ups and the chain

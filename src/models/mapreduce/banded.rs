@@ -12,6 +12,20 @@
 //! O(n · lower · (lower + upper)), so the chain takes it only where the
 //! sweep's cancellation is large.
 
+use std::cell::Cell;
+
+thread_local! {
+    /// Multiply-adds of every elimination and substitution this thread has
+    /// made ([`work`]).
+    static WORK: Cell<f64> = const { Cell::new(0.0) };
+}
+
+/// Multiply-adds the banded solves of this thread have made so far: a
+/// search that budgets its solves reads it before and after one.
+pub fn work() -> f64 {
+    WORK.with(Cell::get)
+}
+
 /// An n × n matrix with `lower` diagonals below the main one and `upper`
 /// above it, stored by rows with room for the `lower` extra diagonals that
 /// row exchanges fill in above.
@@ -62,6 +76,10 @@ impl Banded {
         if rhs.iter().any(|b| b.len() != n) {
             return None;
         }
+        // Each column eliminated from up to `lower` rows of the band's width,
+        // and every right-hand side through both substitutions.
+        let multiply_adds = n as f64 * (lower as f64 * (reach + rhs.len()) as f64 + (reach * rhs.len()) as f64);
+        WORK.with(|w| w.set(w.get() + multiply_adds));
         for k in 0..n {
             let last = (k + lower).min(n - 1);
             let pivot = (k..=last).max_by(|&a, &b| self.at(a, k).abs().total_cmp(&self.at(b, k).abs()))?;

@@ -518,7 +518,13 @@ pub fn plateau_descent(p: &Shuffle) -> Option<Solution> {
 /// same shape with the plateau a few mappers longer, found by one search
 /// near it instead of the search over every shape.
 #[derive(Debug, Clone, Default)]
-pub struct Hint(Option<Back>);
+pub struct Hint {
+    back: Option<Back>,
+    /// Whether the last shape proved was the hinted one (a search near it,
+    /// some tens of passes over the mappers, not the search over every
+    /// shape).
+    proved_near: bool,
+}
 
 #[derive(Debug, Clone)]
 struct Back {
@@ -536,8 +542,8 @@ enum BackSlack {
 }
 
 impl Hint {
-    fn of(c: &Candidate, m: usize) -> Hint {
-        Hint(Some(Back {
+    fn of(c: &Candidate, m: usize, proved_near: bool) -> Hint {
+        let back = Some(Back {
             plateau: m - c.plateau,
             idle: m - c.working,
             slack: match c.slack {
@@ -545,13 +551,19 @@ impl Hint {
                 Slack::At(n) => BackSlack::At(m - n),
             },
             flats: c.flats.iter().map(|&k| m - k).collect(),
-        }))
+        });
+        Hint { back, proved_near }
+    }
+
+    /// Whether the last descent proved was the hinted shape.
+    pub fn proved_near(&self) -> bool {
+        self.proved_near
     }
 
     /// The hinted shape for m mappers: (last working mapper, slack, flats)
     /// and the plateau to search near.
     fn shape(&self, m: usize) -> Option<(usize, Slack, Vec<usize>, usize)> {
-        let b = self.0.as_ref()?;
+        let b = self.back.as_ref()?;
         let slack = match b.slack {
             BackSlack::After(d) => Slack::After(d),
             BackSlack::At(back) => Slack::At(m.checked_sub(back)?),
@@ -576,6 +588,7 @@ pub(super) fn plateau_descent_in(
 ) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
+    hint.proved_near = false;
     if p.a.len() != m || m < 3 {
         return None;
     }
@@ -673,7 +686,9 @@ pub(super) fn plateau_descent_in(
         let (q, slack, flats, near) = hint.shape(m)?;
         shape.prove(search(&sc, &lo, m, (q, slack, &flats), &counts, Reads::Near(near))?, PIVOTS)
     };
-    let best = if let Some(c) = hinted() {
+    let near = hinted();
+    let proved_near = near.is_some();
+    let best = if let Some(c) = near {
         c
     } else if iv.groups() == 1 {
         own_pace()?
@@ -687,7 +702,7 @@ pub(super) fn plateau_descent_in(
             .or_else(|| fitted.get().then(|| (RUN_STARTS_BACK + 1..=far).find_map(level_run)).flatten())
             .or_else(own_pace)?
     };
-    *hint = Hint::of(&best, m);
+    *hint = Hint::of(&best, m, proved_near);
     let x = best.x.to_vec(m);
     let largest = iv.largest_senders(&x);
     let t = p.boundaries(&sc, &x, &largest);

@@ -14,17 +14,30 @@
 //! within a budget of intervals (each solve charged its intervals times
 //! the passes the chain may take, the descent its mappers times the
 //! passes its search makes, the chain after a plateau its intervals times
-//! the passes of its bisection). A count none of them solves blocks the
-//! proof only if its bound is not above the best shuffle found in the end.
+//! the passes of each plateau length it tried). A count none of them
+//! solves blocks the proof only if its bound is not above the best shuffle
+//! found in the end.
+//!
+//! Where the bounds leave thousands of counts (a shuffle flat in m to
+//! 10⁻¹⁰ over them), neighbouring counts share their schedule's shape:
+//! each count is tried first with the method that solved the count before,
+//! the descent first near the shape proved there and the chain after a
+//! plateau from the plateau's length there, a few passes each instead of
+//! a search over every shape (m = 8053: 22 s -> 1.1 s for 1633 counts).
 
-use super::schedule::{descent_method, identical_chain, plateau_method, single_group_methods, Intervals, Shuffle};
+use super::banded;
+use super::schedule::{
+    descent_method, identical_chain, plateau_method, single_group_methods, Hint, Intervals, PlateauNear, Shuffle,
+};
 
-/// Interval passes the search may make outside the closed form where it
-/// runs off the page's thread (the report worker, the command line): about
-/// 2 s natively at most (m = 4988, r = 35, ℓ = 37 spends it in 2.2 s and is
-/// not proved). m = 3704, r = 481, ℓ = 463 needs 4.2 · 10⁷ (147 counts,
-/// 0.4 s).
-pub const SEARCH_INTERVALS: usize = 100_000_000;
+/// Passes over the intervals (or the mappers) the search may make outside
+/// the closed form where it runs off the page's thread (the report worker,
+/// the command line), each about 5 ns natively: about 3 s at most. The
+/// flattest shuffles need most of it: m = 4988, r = 35, ℓ = 37 solves 3358
+/// counts for 5.1 · 10⁸ (2.9 s; the best is m itself), m = 8053, r = 280,
+/// ℓ = 281 1633 for 2.0 · 10⁸ (1.0 s; m' = 8008); m = 3704, r = 481,
+/// ℓ = 463 147 for 2.8 · 10⁷ (0.19 s).
+pub const SEARCH_INTERVALS: usize = 600_000_000;
 
 /// The same on the page's own thread (the quick report): about 0.1 s
 /// natively at most. A search this does not prove is left to the worker.
@@ -37,11 +50,21 @@ const PASSES: usize = 8;
 /// bisections and ternary searches for each of three idle counts.
 const DESCENT_PASSES: usize = 128;
 
-/// Passes over the intervals the chain after a plateau is charged: a
-/// bisection over the plateau's length, each step a chain and a split of
-/// the plateau's flows (6-8 ms at 6400-7900 intervals in one group;
-/// 100-120 ms at 4700, where the chain is solved as a banded system).
-const PLATEAU_PASSES: usize = 4096;
+/// Passes over the mappers the descent is charged where the search near
+/// the shape proved at the count before proves (the windows, a few tens of
+/// plateau lengths over a short descent, the proof).
+const NEAR_DESCENT_PASSES: usize = 96;
+
+/// Passes over the intervals the chain after a plateau is charged for each
+/// plateau length it tries: a chain and a split of the plateau's flows
+/// (about 0.6 ms at 8300 intervals in one group). A bisection over all
+/// lengths tries about 13.
+const PLATEAU_TRY_PASSES: usize = 16;
+
+/// Multiply-adds of the banded solves (where a chain's sweep lost too many
+/// digits) charged as one pass: a chain after a plateau of two at
+/// m = 4988, r = 35, ℓ = 37 (bandwidth 34) makes some 2 · 10⁷ in 10 ms.
+const BANDED_WORK_PER_PASS: f64 = 4.0;
 
 /// The outcome of the search.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -53,6 +76,15 @@ pub enum MapperSearch {
     /// out, has a shuffle the quick methods do not solve (or the budget ran
     /// out); `best` is the best of the counts solved, an upper bound.
     Unproven { m: usize, best: Option<(usize, f64)> },
+}
+
+/// The quick methods a count is tried with, the one that solved the count
+/// before first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Quick {
+    Single,
+    Descent,
+    Plateau,
 }
 
 /// Ties within this relative difference go to the fewer mappers.
@@ -83,6 +115,9 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
     // The budget spent, as the fraction done (the search may end sooner),
     // reported at each whole percent.
     let mut reported = 0.0;
+    let mut last = Quick::Single;
+    let mut hint = Hint::default();
+    let mut plateau = PlateauNear::default();
     let ruled_out = |bound: f64, best: f64| bound * (1.0 - BOUND_RTOL) > best * (1.0 + TIE_RTOL);
     for k in std::iter::once(first).chain((1..=m).filter(|&k| k != first)) {
         if ruled_out(bound(k), best) {
@@ -93,21 +128,45 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
             reported = spent;
             crate::progress::report(spent);
         }
-        // Each solve is paid for before it runs; `None` once the budget is spent.
-        let mut charge = |n: usize| budget.checked_sub(n).map(|left| budget = left);
+        // A method runs only while the budget holds its dearest case, and is
+        // charged what it did: the descent its search near the last shape
+        // proved where that proves, the chain after a plateau each length it
+        // tried.
         let t = Intervals::new(k, r, l).and_then(|iv| match identical_chain(iv, a, s, c, v) {
             Some(ends) => Some(ends.t_shuffle),
             None => {
                 let p = Shuffle { intervals: iv, a: vec![a; k], s, c, v };
-                charge(iv.count().saturating_mul(PASSES))
-                    .and_then(|()| {
-                        single_group_methods(&p)
-                            .or_else(|| charge(k.saturating_mul(DESCENT_PASSES)).and_then(|()| descent_method(&p)))
-                            .or_else(|| {
-                                charge(iv.count().saturating_mul(PLATEAU_PASSES)).and_then(|()| plateau_method(&p))
-                            })
+                let n = iv.count();
+                let before = last;
+                let others = [Quick::Single, Quick::Descent, Quick::Plateau].into_iter().filter(|&q| q != before);
+                std::iter::once(before).chain(others).find_map(|method| {
+                    let most = match method {
+                        Quick::Single => n.saturating_mul(PASSES),
+                        Quick::Descent => k.saturating_mul(DESCENT_PASSES),
+                        Quick::Plateau => n.saturating_mul(PLATEAU_TRY_PASSES),
+                    };
+                    if budget < most {
+                        return None;
+                    }
+                    let banded_before = banded::work();
+                    let (solved, cost) = match method {
+                        Quick::Single => (single_group_methods(&p), most),
+                        Quick::Descent => {
+                            let solved = descent_method(&p, &mut hint);
+                            (solved, if hint.proved_near() { k.saturating_mul(NEAR_DESCENT_PASSES) } else { most })
+                        }
+                        Quick::Plateau => {
+                            let solved = plateau_method(&p, &mut plateau);
+                            (solved, n.saturating_mul(PLATEAU_TRY_PASSES).saturating_mul(plateau.tried))
+                        }
+                    };
+                    let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
+                    budget = budget.saturating_sub(cost).saturating_sub(banded as usize);
+                    solved.map(|sol| {
+                        last = method;
+                        sol.makespan()
                     })
-                    .map(|sol| sol.makespan())
+                })
             }
         });
         match t {

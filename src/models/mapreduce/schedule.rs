@@ -405,7 +405,7 @@ pub fn solve_near(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Result<Soluti
         None => plateau_first(&p.intervals),
         Some(most) => p.intervals.count() <= most,
     };
-    if let Some(s) = plateau.then(|| plateau_method(p)).flatten() {
+    if let Some(s) = plateau.then(|| plateau_method(p, &mut PlateauNear::default())).flatten() {
         return Ok(s);
     }
     general_within(p, budget.general_work)
@@ -479,27 +479,28 @@ fn quick_plateau_methods(_: &Shuffle) -> Option<Solution> {
 
 /// The chain after a plateau ([`plateau_chain`]) alone: past the descent
 /// and the equal parts with idle mappers, and in the search for the best
-/// mapper count. Only in the full module.
+/// mapper count (there trying first the plateau length `near`). Only in
+/// the full module.
 #[cfg(feature = "full")]
-pub(super) fn plateau_method(p: &Shuffle) -> Option<Solution> {
-    plateau_chain(p)
+pub(super) fn plateau_method(p: &Shuffle, near: &mut PlateauNear) -> Option<Solution> {
+    plateau_chain_near(p, near)
 }
 
 #[cfg(not(feature = "full"))]
-pub(super) fn plateau_method(_: &Shuffle) -> Option<Solution> {
+pub(super) fn plateau_method(_: &Shuffle, _: &mut PlateauNear) -> Option<Solution> {
     None
 }
 
 /// The plateau, the descent and the idle mappers ([`super::descent`]), a
-/// few passes over the mappers: only in the full module, like the plateau
-/// methods.
+/// few passes over the mappers, trying first the shape `hint` holds: only
+/// in the full module, like the plateau methods.
 #[cfg(feature = "full")]
-pub(super) fn descent_method(p: &Shuffle) -> Option<Solution> {
-    super::descent::plateau_descent(p)
+pub(super) fn descent_method(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
+    super::descent::plateau_descent_near(p, hint)
 }
 
 #[cfg(not(feature = "full"))]
-pub(super) fn descent_method(_: &Shuffle) -> Option<Solution> {
+pub(super) fn descent_method(_: &Shuffle, _: &mut Hint) -> Option<Solution> {
     None
 }
 
@@ -723,22 +724,52 @@ enum PlateauFit {
 /// first. The chain's duals come backward from F_m = 1 as in [`chain`].
 #[cfg(feature = "full")]
 pub fn plateau_chain(p: &Shuffle) -> Option<Solution> {
+    plateau_chain_near(p, &mut PlateauNear::default())
+}
+
+/// The plateau length [`plateau_chain_near`] tries first, and how many
+/// lengths its last call tried (each a chain over every interval).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PlateauNear {
+    pub length: Option<usize>,
+    pub tried: usize,
+}
+
+/// [`plateau_chain`], trying the plateau length `near.length` first (in
+/// the search for the best mapper count: the count before's, which a
+/// count one more or fewer usually shares) and galloping on from it;
+/// leaves the length proved in `near`.
+#[cfg(feature = "full")]
+pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
+    near.tried = 0;
     if p.a.len() != m || m < 3 {
         return None;
     }
     let sc = p.scaled();
+    let mut at = |plateau: usize| {
+        near.tried += 1;
+        plateau_at(p, &sc, plateau)
+    };
     let (mut lo, mut hi) = (1usize, m); // the plateau is longer than lo, at most hi
+    let mut proved = None;
+    if let Some(first) = near.length.filter(|&n| lo < n && n < hi) {
+        match at(first) {
+            Ok(solution) => proved = Some(solution),
+            Err(PlateauFit::Short) => lo = first,
+            Err(PlateauFit::Long) => hi = first,
+        }
+    }
     // Galloping from the shortest first: the plateaus that prove are short
     // as a rule (under a tenth of m in 229 of 234 random shuffles, most
     // under a hundredth), and each length tried is a chain over every
     // interval (m = 4988, r = 35, ℓ = 37: a plateau of 2, 13 lengths
     // tried by bisection over all of them).
     let mut step = 1;
-    while lo + step < hi {
-        match plateau_at(p, &sc, lo + step) {
-            Ok(solution) => return Some(solution),
+    while proved.is_none() && lo + step < hi {
+        match at(lo + step) {
+            Ok(solution) => proved = Some(solution),
             Err(PlateauFit::Short) => {
                 lo += step;
                 step *= 2;
@@ -749,15 +780,19 @@ pub fn plateau_chain(p: &Shuffle) -> Option<Solution> {
             }
         }
     }
-    while hi - lo > 1 {
+    while proved.is_none() && hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        match plateau_at(p, &sc, mid) {
-            Ok(solution) => return Some(solution),
+        match at(mid) {
+            Ok(solution) => proved = Some(solution),
             Err(PlateauFit::Short) => lo = mid,
             Err(PlateauFit::Long) => hi = mid,
         }
     }
-    plateau_at(p, &sc, hi).ok()
+    let proved = proved.or_else(|| at(hi).ok());
+    if let Some(Method::Plateau { plateau }) = proved.as_ref().map(|s| s.method) {
+        near.length = Some(plateau);
+    }
+    proved
 }
 
 /// The chain after a plateau of `plateau` mappers, by sweeps, and again
