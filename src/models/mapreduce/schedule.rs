@@ -395,6 +395,14 @@ pub use super::descent::Hint;
 #[derive(Debug, Clone, Default)]
 pub struct Hint;
 
+#[cfg(not(feature = "full"))]
+impl Hint {
+    /// Never: there is no descent to prove.
+    pub fn proved_near(&self) -> bool {
+        false
+    }
+}
+
 /// [`solve_within`], the descent trying first the shape `hint` holds (at
 /// the points of a map: the last one it proved).
 pub fn solve_near(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Result<Solution, SolveError> {
