@@ -1505,6 +1505,40 @@ fn the_descent_past_50_000_mappers_is_proved() {
     assert!(close(ours.makespan(), lp.makespan(), GENERAL_RTOL), "{} vs {}", ours.makespan(), lp.makespan());
 }
 
+/// A map of T reads each descent's ends without its schedule over every
+/// interval: at the descent point (m = 594, r = 12, ℓ = 8, V = 1.405 × 10¹¹,
+/// S = 9.037), over m = 10 … 10⁴ and r = 10 … 1000 (log, 12 × 8), every
+/// point equals the form's T, and so does t_map. To [`TAIL_SUM_RTOL`]: the
+/// form adds the tail's intervals one by one (m = 10⁴, r = 72: 9 · 10⁴ of
+/// them), the map each mapper's count of the windows it is largest in.
+#[test]
+fn a_map_of_t_reads_each_descents_ends_as_the_form_does() {
+    use isoperf::models::MODELS;
+    let model = MODELS.iter().find(|m| m.spec().id == "mapreduce").unwrap();
+    let pairs = [("m", "594"), ("r", "12"), ("l", "8"), ("V", "1.405e11"), ("S", "9.037"), ("gamma", "4.483e-2")];
+    let p = model.spec().parse(&raw(&pairs)).unwrap();
+    let ms: Vec<f64> = (0..12).map(|i| 10f64.powf(1.0 + 3.0 * i as f64 / 11.0).round()).collect();
+    let rs: Vec<f64> = (0..8).map(|j| 10f64.powf(1.0 + 2.0 * j as f64 / 7.0).round()).collect();
+    let (mut descents, mut t, mut t_map) = (0, vec![f64::NAN; 96], vec![f64::NAN; 96]);
+    assert!(model.field("T", &p, ("m", &ms), ("r", &rs), &mut t));
+    assert!(model.field("t_map", &p, ("m", &ms), ("r", &rs), &mut t_map));
+    for (k, (t, t_map)) in t.iter().zip(&t_map).enumerate() {
+        let (m, r) = (ms[k % 12].to_string(), rs[k / 12].to_string());
+        let form = evaluate("mapreduce", &[&pairs[2..], &[("m", m.as_str()), ("r", r.as_str())]].concat());
+        assert!(close(*t, num(&form, "T"), TAIL_SUM_RTOL), "m = {m}, r = {r}: {t} vs {}", num(&form, "T"));
+        assert!(close(*t_map, num(&form, "t_map"), 1e-12), "m = {m}, r = {r}: t_map {t_map}");
+        let shuffle = lecture_shuffle(ms[k % 12] as usize, rs[k / 12] as usize, 8, 1.405e11, 9.037, 4.483e-2);
+        descents += usize::from(matches!(solve(&shuffle).unwrap().method, Method::PlateauDescent { .. }));
+    }
+    assert!(descents >= 20, "{descents} points with a descent");
+}
+
+/// The form's running sum over the tail's intervals rounds at each of them
+/// (up to N · 2⁻⁵³: 1.4 · 10⁻¹⁰ at m = 10⁴, r = 1000, N = 1.25 · 10⁶; at
+/// most 2.2 · 10⁻¹⁰ within the calculator's 2 · 10⁶ intervals); the
+/// certificate's own tolerance is 10⁻⁹.
+const TAIL_SUM_RTOL: f64 = 1e-9;
+
 /// The speedup map over m and γ at the descent point (m = 594, r = 12,
 /// ℓ = 8, V = 1.405 × 10¹¹, S = 9.037) had one gap: at γ = 1 and
 /// m ≈ 1389 (N = 2785) only the plateau methods prove the shuffle, past a

@@ -72,7 +72,7 @@
 use super::general::{oldest, windows, Window, Windows};
 use super::schedule::{
     cover_feasible, intervals_hold, ranges_cover, ranges_split, split_feasible, Intervals, Method, Scaled, Shuffle,
-    Solution, CERTIFICATE_TOL,
+    ShuffleEnds, Solution, CERTIFICATE_TOL,
 };
 
 /// k + a·u + b·v for two unknowns (u, v): (H, y) in the primal, (w, φ) in
@@ -370,15 +370,17 @@ const NEAR: usize = 4;
 /// descent normally ends within it.
 const NEAR_ENDS: usize = 64;
 
+/// The plateau lengths a search has read (ascending), with why each fails.
+type Labels = Vec<(usize, Option<Fit>)>;
+
+/// Each (a plateau that fits, the nearest below and above known not to).
+type Seeds = Vec<(usize, usize, usize)>;
+
 /// Where a search grows runs of plateaus that fit, from the labels read
 /// (ascending): each (a plateau that fits, the nearest below and above
 /// known not to), one for each run of fitting labels and one found by
 /// bisection between each plateau too short and a longer one too long.
-fn seeds_of(
-    labels: &[(usize, Option<Fit>)],
-    q: usize,
-    label: &dyn Fn(usize) -> Option<Fit>,
-) -> Vec<(usize, usize, usize)> {
+fn seeds_of(labels: &[(usize, Option<Fit>)], q: usize, label: &dyn Fn(usize) -> Option<Fit>) -> Seeds {
     let mut seeds = Vec::new();
     let mut below = 0; // the last plateau read that does not fit
     for (i, &(p, fit)) in labels.iter().enumerate() {
@@ -461,15 +463,14 @@ fn search(
         grid.sort_unstable();
         grid.dedup();
         let known = |p: usize| labels.binary_search_by_key(&p, |l| l.0).ok().and_then(|i| labels.get(i)).map(|l| l.1);
-        let labels: Vec<(usize, Option<Fit>)> =
-            grid.iter().map(|&p| (p, known(p).unwrap_or_else(|| label(p)))).collect();
+        let labels: Labels = grid.iter().map(|&p| (p, known(p).unwrap_or_else(|| label(p)))).collect();
         let seeds = seeds_of(&labels, q, &label);
         (labels, seeds)
     };
     let (_, seeds) = if near.is_some() {
         // Near `near` first: where the plateaus there hold runs that fit
         // with plateaus that do not on either side, those are the runs.
-        let bracketed = |(labels, seeds): &(Vec<(usize, Option<Fit>)>, Vec<(usize, usize, usize)>)| {
+        let bracketed = |(labels, seeds): &(Labels, Seeds)| {
             !seeds.is_empty()
                 && labels.first().is_some_and(|l| l.1.is_some())
                 && labels.last().is_some_and(|l| l.1.is_some())
@@ -593,13 +594,10 @@ pub fn plateau_descent_near(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
     plateau_descent_in(p, hint, &std::cell::OnceCell::new())
 }
 
-/// [`plateau_descent_near`] with the shuffle's windows built here or by
-/// another method before it.
-pub(super) fn plateau_descent_in(
-    p: &Shuffle,
-    hint: &mut Hint,
-    windows_once: &std::cell::OnceCell<Windows>,
-) -> Option<Solution> {
+/// The schedule of this shape proved optimal (see [`plateau_descent`]), the
+/// shuffle's windows built here or by another method before it, `hint`
+/// tried first and left holding the shape proved; with the shuffle scaled.
+fn prove_in(p: &Shuffle, hint: &mut Hint, windows_once: &std::cell::OnceCell<Windows>) -> Option<(Scaled, Candidate)> {
     let iv = p.intervals;
     let m = iv.m();
     hint.proved_near = false;
@@ -717,6 +715,18 @@ pub(super) fn plateau_descent_in(
             .or_else(own_pace)?
     };
     *hint = Hint::of(&best, m, proved_near);
+    Some((sc, best))
+}
+
+/// [`plateau_descent_near`] with the shuffle's windows built here or by
+/// another method before it.
+pub(super) fn plateau_descent_in(
+    p: &Shuffle,
+    hint: &mut Hint,
+    windows_once: &std::cell::OnceCell<Windows>,
+) -> Option<Solution> {
+    let (sc, best) = prove_in(p, hint, windows_once)?;
+    let (iv, m) = (p.intervals, p.intervals.m());
     let x = best.x.to_vec(m);
     let largest = iv.largest_senders(&x);
     let t = p.boundaries(&sc, &x, &largest);
@@ -731,6 +741,29 @@ pub(super) fn plateau_descent_in(
         Method::PlateauDescent { plateau: best.plateau, working: best.working, level }
     };
     Some(p.unscale(&sc, x, t, largest, method))
+}
+
+/// [`plateau_descent_in`]'s ends only, in O(m) beyond the proof instead
+/// of O(N): the parts never rise (checked), so each tail interval's
+/// largest part is its window's oldest, whose counts the candidate's
+/// length already sums; the intervals before the last mapper are checked
+/// as the LP states them. For a map's points, which read T alone (with
+/// r/ℓ reducer groups, N is r/ℓ times m).
+pub(super) fn plateau_descent_ends_in(
+    p: &Shuffle,
+    hint: &mut Hint,
+    windows_once: &std::cell::OnceCell<Windows>,
+) -> Option<ShuffleEnds> {
+    let (sc, best) = prove_in(p, hint, windows_once)?;
+    let (iv, m) = (p.intervals, p.intervals.m());
+    let x = best.x.to_vec(m);
+    x.iter().zip(x.iter().skip(1)).all(|(a, b)| *b <= a * (1.0 + 1e-12)).then_some(())?;
+    let front = iv.largest_senders_to(&x, m - 1);
+    let mut t: Vec<f64> = x.iter().zip(&sc.a).enumerate().map(|(i, (x, a))| (i + 1) as f64 * sc.s + a * x).collect();
+    let t_map = t.last().copied()?;
+    t.push(best.length);
+    intervals_hold(&sc, &x, &t, &front)?;
+    Some(ShuffleEnds { t_map: sc.seconds(t_map), t_shuffle: sc.seconds(best.length) })
 }
 
 /// An active-set step a failed proof asks for.

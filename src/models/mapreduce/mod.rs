@@ -270,6 +270,22 @@ pub fn evaluate_quick(inputs: &Inputs) -> Option<Result<Evaluation, ModelError>>
     }
 }
 
+/// A map point's solve within the map's budget, or where that is too small
+/// a sweep point's, `retries` times a row at most.
+#[cfg(feature = "full")]
+fn within_map_budget<T, E>(
+    retries: &mut usize,
+    mut solve: impl FnMut(schedule::Budget) -> Result<T, E>,
+) -> Result<T, E> {
+    solve(schedule::Budget::MAP_POINT).or_else(|e| match retries.checked_sub(1) {
+        Some(left) => {
+            *retries = left;
+            solve(schedule::Budget::SWEEP_POINT)
+        }
+        None => Err(e),
+    })
+}
+
 fn evaluated(
     inputs: &Inputs,
     solution: Result<Solution, SolveError>,
@@ -707,12 +723,14 @@ impl Model for MapReduce {
     /// the form would; where the mappers are identical and the chain's
     /// certificate holds, T, t_shuffle, t_map and the speedup come from the
     /// chain in closed form (O(1) a point instead of O(N)), elsewhere from
-    /// the exact solver. Maps are drawn by the full module only.
+    /// the exact solver, the descent's without its schedule over every
+    /// interval ([`schedule::solve_near_ends`]). Maps are drawn by the full
+    /// module only.
     #[cfg(feature = "full")]
     fn field(output: &str, p: &Params, x: (&str, &[f64]), y: (&str, &[f64]), out: &mut [f64]) -> bool {
         let Some(read) = OUTPUTS.iter().find(|o| o.spec.key == output) else { return false };
-        let closed = |inputs: &Inputs| -> Option<f64> {
-            let ends = inputs.closed_form_ends()?;
+        // T, t_shuffle, t_map and the speedup follow from the shuffle's ends.
+        let of_ends = |inputs: &Inputs, ends: schedule::ShuffleEnds| -> Option<f64> {
             let t = ends.t_shuffle + inputs.t_red();
             match output {
                 "T" => Some(t),
@@ -722,6 +740,8 @@ impl Model for MapReduce {
                 _ => None,
             }
         };
+        let ends_only = matches!(output, "T" | "t_shuffle" | "t_map" | "speedup");
+        let closed = |inputs: &Inputs| of_ends(inputs, inputs.closed_form_ends()?);
         let xs: Vec<_> = x.1.iter().map(|v| SPEC.value_at(x.0, *v)).collect();
         let nx = x.1.len();
         let mut hint = schedule::Hint::default();
@@ -733,15 +753,14 @@ impl Model for MapReduce {
                 let Some(xv) = xv else { continue };
                 let Ok(inputs) = Inputs::new(&row.with(x.0, xv.clone())) else { continue };
                 let value = closed(&inputs).or_else(|| {
-                    let result = evaluate_near(&inputs, schedule::Budget::MAP_POINT, &mut hint)
-                        .or_else(|e| match retries.checked_sub(1) {
-                            Some(left) => {
-                                retries = left;
-                                evaluate_near(&inputs, schedule::Budget::SWEEP_POINT, &mut hint)
-                            }
-                            None => Err(e),
-                        })
-                        .ok()?;
+                    if ends_only {
+                        let shuffle = inputs.shuffle();
+                        let ends =
+                            within_map_budget(&mut retries, |b| schedule::solve_near_ends(&shuffle, b, &mut hint))
+                                .ok()?;
+                        return of_ends(&inputs, ends);
+                    }
+                    let result = within_map_budget(&mut retries, |b| evaluate_near(&inputs, b, &mut hint)).ok()?;
                     read.number(&Evaluated { inputs, result })
                 });
                 if let (Some(slot), Some(v)) = (out.get_mut(j * nx + i), value) {

@@ -237,6 +237,11 @@ impl Solution {
     pub fn makespan(&self) -> f64 {
         self.t.last().copied().unwrap_or(0.0)
     }
+
+    /// When the last of `m` mappers finishes mapping, and the makespan.
+    pub fn ends(&self, m: usize) -> ShuffleEnds {
+        ShuffleEnds { t_map: self.t.get(m.wrapping_sub(1)).copied().unwrap_or(0.0), t_shuffle: self.makespan() }
+    }
 }
 
 /// Why no schedule could be computed.
@@ -297,6 +302,12 @@ pub(super) struct Scaled {
 }
 
 impl Scaled {
+    /// A time of the scaled problem in seconds (as [`Shuffle::unscale`]
+    /// gives each boundary).
+    pub(super) fn seconds(&self, t: f64) -> f64 {
+        t * self.t0
+    }
+
     /// The largest over the smallest non-zero coefficient of the LP.
     pub(super) fn span(&self) -> f64 {
         let coefficients = self.a.iter().chain([&self.s, &self.c]).copied().filter(|v| *v > 0.0 && v.is_finite());
@@ -342,7 +353,7 @@ impl Shuffle {
     ) -> Solution {
         Solution {
             alpha: x.into_iter().map(|x| x * self.v).collect(),
-            t: t.into_iter().map(|t| t * sc.t0).collect(),
+            t: t.into_iter().map(|t| sc.seconds(t)).collect(),
             largest,
             method,
         }
@@ -409,6 +420,26 @@ pub fn solve_near(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Result<Soluti
     if let Some(s) = single_group_methods(p).or_else(|| shaped_methods(p, hint)) {
         return Ok(s);
     }
+    past_shapes(p, budget)
+}
+
+/// [`solve_near`]'s ends only: the same methods in the same order, but the
+/// descent's without building its schedule over every interval (see
+/// [`super::descent::plateau_descent_ends_in`]). For a map's points.
+pub fn solve_near_ends(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Result<ShuffleEnds, SolveError> {
+    let m = p.intervals.m();
+    if let Some(s) = single_group_methods(p) {
+        return Ok(s.ends(m));
+    }
+    if let Some(ends) = shaped_ends(p, hint) {
+        return Ok(ends);
+    }
+    past_shapes(p, budget).map(|s| s.ends(m))
+}
+
+/// The plateau's chain where `budget` lets it run, then the general LP:
+/// what [`solve_near`] tries past the single group's and the shaped methods.
+fn past_shapes(p: &Shuffle, budget: Budget) -> Result<Solution, SolveError> {
     let plateau = match budget.plateau_intervals {
         None => plateau_first(&p.intervals),
         Some(most) => p.intervals.count() <= most,
@@ -465,6 +496,21 @@ fn shaped_methods(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
 
 #[cfg(not(feature = "full"))]
 fn shaped_methods(_: &Shuffle, _: &mut Hint) -> Option<Solution> {
+    None
+}
+
+/// [`shaped_methods`]' ends: the descent's without its schedule.
+#[cfg(feature = "full")]
+fn shaped_ends(p: &Shuffle, hint: &mut Hint) -> Option<ShuffleEnds> {
+    let windows = std::cell::OnceCell::new();
+    let m = p.intervals.m();
+    plateau_idle_in(p, &windows)
+        .map(|s| s.ends(m))
+        .or_else(|| super::descent::plateau_descent_ends_in(p, hint, &windows))
+}
+
+#[cfg(not(feature = "full"))]
+fn shaped_ends(_: &Shuffle, _: &mut Hint) -> Option<ShuffleEnds> {
     None
 }
 
