@@ -759,7 +759,8 @@ pub(super) fn plateau_descent_ends_in(
     let x = best.x.to_vec(m);
     x.iter().zip(x.iter().skip(1)).all(|(a, b)| *b <= a * (1.0 + 1e-12)).then_some(())?;
     let front = iv.largest_senders_to(&x, m - 1);
-    let mut t: Vec<f64> = x.iter().zip(&sc.a).enumerate().map(|(i, (x, a))| (i + 1) as f64 * sc.s + a * x).collect();
+    // t_1 … t_m, then t_{N+1}: the proved length.
+    let mut t = p.boundaries(&sc, &x, &front);
     let t_map = t.last().copied()?;
     t.push(best.length);
     intervals_hold(&sc, &x, &t, &front)?;

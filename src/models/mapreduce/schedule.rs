@@ -417,37 +417,66 @@ impl Hint {
 /// [`solve_within`], the descent trying first the shape `hint` holds (at
 /// the points of a map: the last one it proved).
 pub fn solve_near(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Result<Solution, SolveError> {
-    if let Some(s) = single_group_methods(p).or_else(|| shaped_methods(p, hint)) {
-        return Ok(s);
-    }
-    past_shapes(p, budget)
+    solve_near_as(p, budget, hint)
 }
 
 /// [`solve_near`]'s ends only: the same methods in the same order, but the
 /// descent's without building its schedule over every interval (see
 /// [`super::descent::plateau_descent_ends_in`]). For a map's points.
 pub fn solve_near_ends(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Result<ShuffleEnds, SolveError> {
-    let m = p.intervals.m();
-    if let Some(s) = single_group_methods(p) {
-        return Ok(s.ends(m));
-    }
-    if let Some(ends) = shaped_ends(p, hint) {
-        return Ok(ends);
-    }
-    past_shapes(p, budget).map(|s| s.ends(m))
+    solve_near_as(p, budget, hint)
 }
 
-/// The plateau's chain where `budget` lets it run, then the general LP:
-/// what [`solve_near`] tries past the single group's and the shaped methods.
-fn past_shapes(p: &Shuffle, budget: Budget) -> Result<Solution, SolveError> {
+/// What a solve gives: the whole schedule, or its ends only.
+trait Answer: Sized {
+    /// Read from a schedule of m mappers.
+    fn of(s: Solution, m: usize) -> Self;
+    /// The plateau and its descent ([`super::descent`]), reading what it
+    /// needs of the schedule it proves.
+    #[cfg(feature = "full")]
+    fn descent(p: &Shuffle, hint: &mut Hint, windows: &std::cell::OnceCell<super::general::Windows>) -> Option<Self>;
+}
+
+impl Answer for Solution {
+    fn of(s: Solution, _: usize) -> Solution {
+        s
+    }
+
+    #[cfg(feature = "full")]
+    fn descent(p: &Shuffle, hint: &mut Hint, windows: &std::cell::OnceCell<super::general::Windows>) -> Option<Self> {
+        super::descent::plateau_descent_in(p, hint, windows)
+    }
+}
+
+impl Answer for ShuffleEnds {
+    fn of(s: Solution, m: usize) -> ShuffleEnds {
+        s.ends(m)
+    }
+
+    #[cfg(feature = "full")]
+    fn descent(p: &Shuffle, hint: &mut Hint, windows: &std::cell::OnceCell<super::general::Windows>) -> Option<Self> {
+        super::descent::plateau_descent_ends_in(p, hint, windows)
+    }
+}
+
+/// The exact methods in their order: the single group's, the shaped ones,
+/// the plateau's chain where `budget` lets it run, then the general LP.
+fn solve_near_as<A: Answer>(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Result<A, SolveError> {
+    let m = p.intervals.m();
+    if let Some(s) = single_group_methods(p) {
+        return Ok(A::of(s, m));
+    }
+    if let Some(a) = shaped_methods(p, hint) {
+        return Ok(a);
+    }
     let plateau = match budget.plateau_intervals {
         None => plateau_first(&p.intervals),
         Some(most) => p.intervals.count() <= most,
     };
     if let Some(s) = plateau.then(|| plateau_method(p, &mut PlateauNear::default())).flatten() {
-        return Ok(s);
+        return Ok(A::of(s, m));
     }
-    general_within(p, budget.general_work)
+    general_within(p, budget.general_work).map(|s| A::of(s, m))
 }
 
 /// Most intervals the plateau methods always take on: their split of the
@@ -489,28 +518,13 @@ pub const PLATEAU_QUICK_INTERVALS: usize = 1_000;
 /// intervals to succeed, where the descent's search failed for 30-40 ms
 /// first (m = 8660, r = 10, ℓ = 8). Only in the full module.
 #[cfg(feature = "full")]
-fn shaped_methods(p: &Shuffle, hint: &mut Hint) -> Option<Solution> {
+fn shaped_methods<A: Answer>(p: &Shuffle, hint: &mut Hint) -> Option<A> {
     let windows = std::cell::OnceCell::new();
-    plateau_idle_in(p, &windows).or_else(|| super::descent::plateau_descent_in(p, hint, &windows))
+    plateau_idle_in(p, &windows).map(|s| A::of(s, p.intervals.m())).or_else(|| A::descent(p, hint, &windows))
 }
 
 #[cfg(not(feature = "full"))]
-fn shaped_methods(_: &Shuffle, _: &mut Hint) -> Option<Solution> {
-    None
-}
-
-/// [`shaped_methods`]' ends: the descent's without its schedule.
-#[cfg(feature = "full")]
-fn shaped_ends(p: &Shuffle, hint: &mut Hint) -> Option<ShuffleEnds> {
-    let windows = std::cell::OnceCell::new();
-    let m = p.intervals.m();
-    plateau_idle_in(p, &windows)
-        .map(|s| s.ends(m))
-        .or_else(|| super::descent::plateau_descent_ends_in(p, hint, &windows))
-}
-
-#[cfg(not(feature = "full"))]
-fn shaped_ends(_: &Shuffle, _: &mut Hint) -> Option<ShuffleEnds> {
+fn shaped_methods<A: Answer>(_: &Shuffle, _: &mut Hint) -> Option<A> {
     None
 }
 
