@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""Writes the synthetic example data sets of the scaling model to www/data/.
+"""Writes the synthetic example data sets to www/data/.
 
 The Graph500 paper (Medya et al.) reports fitted coefficients but no raw
 data, so these files are made up from its numbers and say so in their first
-line. Deterministic: the same seed gives the same files.
+line. The calibration examples of pmm and broadcast are the models' own
+times (from the isoperf binary, built first) at chosen parameters, with
+seeded Gaussian noise, and say so too. Deterministic: the same seed gives
+the same files.
 """
+import json
 import math
 import random
+import subprocess
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "www" / "data"
@@ -46,8 +51,48 @@ def throttling(path, seed):
     path.write_text("\n".join(lines) + "\n")
 
 
+ISOPERF = Path(__file__).resolve().parent.parent / "target" / "release" / "isoperf"
+
+
+def model_time(model, params):
+    """The model's T at params, from the isoperf binary."""
+    out = subprocess.check_output([str(ISOPERF), "eval", model] + [f"{k}={v}" for k, v in params.items()])
+    return json.loads(out)["T"]
+
+
+def model_runs(path, model, header, truth, grid, sigma, seed, repeats, unit=1.0, note=""):
+    """Runs at each point of `grid` (dicts of inputs), `repeats` each: the
+    model's T at `truth` and the inputs, times (1 + N(0, sigma^2))."""
+    rng = random.Random(seed)
+    given = ", ".join(f"{k} = {v}" for k, v in truth.items())
+    lines = [
+        f"# SYNTHETIC runs, not measurements: the {model} model's T at {given}{note},",
+        f"# times (1 + N(0, {sigma}^2)), {repeats} runs per setting. scripts/make-examples.py",
+        header,
+    ]
+    for point in grid:
+        t = model_time(model, {**truth, **point})
+        for _ in range(repeats):
+            values = ",".join(str(v) for v in point.values())
+            lines.append(f"{values},{t * (1.0 + rng.gauss(0.0, sigma)) / unit:.6g}")
+    path.write_text("\n".join(lines) + "\n")
+
+
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
     timings(OUT / "graph500-scale27-synthetic.csv", 0.5, 57.67, 3.8, 0.2, 27)
     timings(OUT / "graph500-scale28-synthetic.csv", 0.8, 102.1, 10.3, 0.44, 28)
     throttling(OUT / "graph500-throttling-synthetic.csv", 450)
+    subprocess.check_call(["cargo", "build", "--release", "--quiet", "--bin", "isoperf"])
+    model_runs(
+        OUT / "pmm-runs-synthetic.csv", "pmm", "N,M,T (s)",
+        {"t_flops": 2e-10, "t_comm": 5e-8},
+        [{"N": n, "M": m} for n in (1, 4, 16, 36, 64) for m in (4000, 8000, 16000)],
+        0.03, 17, 3, note=" (Dryad, the form's implementation)",
+    )
+    model_runs(
+        OUT / "broadcast-pingpong-synthetic.csv", "broadcast", "p,n,T (us)",
+        {"alpha": 5e-6, "beta": 1e-10},
+        [{"p": 2, "n": 4 ** e} for e in range(0, 14)],
+        0.02, 18, 3, unit=1e-6, note=" (Hockney, binomial tree)",
+    )

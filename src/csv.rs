@@ -290,6 +290,94 @@ pub fn read(text: &str, columns: &[Column]) -> Result<Vec<Vec<f64>>, AnalysisErr
     Ok(rows)
 }
 
+/// A data set whose header names its columns, read as they come: the
+/// header's fields (trimmed) and each data line's numbers with its line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Named {
+    /// The header line (1-based) and its fields.
+    pub header_line: usize,
+    pub header: Vec<String>,
+    pub rows: Vec<(usize, Vec<f64>)>,
+}
+
+/// Reads a data set with a header line that names every column (blank
+/// lines, comments, quotes, separators and line ends as [`read`] takes
+/// them); every value must be a finite number.
+///
+/// # Errors
+///
+/// No header (a first line of numbers), no data below it, a line of
+/// another width, and any field that is not a finite number, each with its
+/// line and column.
+pub fn read_named(text: &str) -> Result<Named, AnalysisError> {
+    let text = text.strip_prefix(BOM).unwrap_or(text);
+    let mut sep = None;
+    let mut named: Option<Named> = None;
+    for (line, content) in lines(text).map(|(i, l)| (i, l.trim())).filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+    {
+        let sep = *sep.get_or_insert_with(|| separator(content));
+        if let Some(at) = content.find('\0') {
+            let column = content.get(..at).unwrap_or_default().matches(sep).count() + 1;
+            return Err(AnalysisError::at(
+                line,
+                column,
+                "contains a NUL byte: the data must be UTF-8 text, not a binary or UTF-16 file",
+            ));
+        }
+        let fields = fields(content, sep)
+            .map_err(|(column, what)| AnalysisError::at(line, column, format!("the field {what}")))?;
+        let Some(table) = named.as_mut() else {
+            if fields.iter().any(|f| f.parse::<f64>().is_ok()) {
+                return Err(AnalysisError::at(
+                    line,
+                    0,
+                    "the first line must be a header that names the columns (parameter keys and one measured output, e.g. N,M,T)",
+                ));
+            }
+            named = Some(Named {
+                header_line: line,
+                header: fields.iter().map(|f| f.to_string()).collect(),
+                rows: Vec::new(),
+            });
+            continue;
+        };
+        if fields.len() != table.header.len() {
+            return Err(AnalysisError::at(
+                line,
+                0,
+                format!(
+                    "expected {} columns, as the header on line {} has, found {}",
+                    table.header.len(),
+                    table.header_line,
+                    fields.len()
+                ),
+            ));
+        }
+        let mut row = Vec::with_capacity(fields.len());
+        for (at, (field, name)) in fields.iter().zip(&table.header).enumerate() {
+            let err = |message: String| AnalysisError::at(line, at + 1, message);
+            let name = echo(name);
+            if field.is_empty() {
+                return Err(err(format!("{name} is empty")));
+            }
+            if field.contains(',') {
+                return Err(err(format!("{name} '{}' has a decimal comma; use a decimal point", echo(field))));
+            }
+            let x: f64 = field.parse().map_err(|_| err(format!("{name} '{}' is not a number", echo(field))))?;
+            if !x.is_finite() {
+                return Err(err(format!("{name} must be finite, not '{}'", echo(field))));
+            }
+            row.push(x);
+        }
+        table.rows.push((line, row));
+    }
+    match named {
+        Some(table) if !table.rows.is_empty() => Ok(table),
+        Some(table) => Err(AnalysisError::general(format!("no data below the header on line {}", table.header_line))),
+        None => Err(AnalysisError::general("no data: expected a header naming the columns, then rows of numbers")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,8 @@
 //!
 //! 1. vocabulary: [`spec`], [`error`], [`format`], [`table`], [`chart`],
 //!    [`csv`], [`series`], [`collective`] (broadcast algorithms, their costs
-//!    and a simulator of their schedules), [`progress`];
+//!    and a simulator of their schedules), [`progress`], [`fit`] (nonlinear
+//!    least squares and the search for a scaling law);
 //! 2. [`model`]: the `Model` trait and its type-erased adapter;
 //! 3. [`models`]: the models, one directory each, and the registry;
 //! 4. [`engine`]: sweeps and iso-maps, written against the trait alone;
@@ -19,6 +20,7 @@ pub mod chart;
 pub mod collective;
 pub mod csv;
 pub mod error;
+pub mod fit;
 pub mod format;
 pub mod progress;
 pub mod series;

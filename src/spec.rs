@@ -479,6 +479,19 @@ pub struct Example {
     pub path: &'static str,
 }
 
+/// Example runs to calibrate a model from, and what they are for.
+#[derive(Debug, Clone, Serialize)]
+pub struct CalibrationExample {
+    pub id: &'static str,
+    pub label: &'static str,
+    /// Path relative to the page.
+    pub path: &'static str,
+    /// The parameters the runs are meant to fit.
+    pub fit: &'static [&'static str],
+    /// Whether to fit relative errors (times spanning decades).
+    pub relative: bool,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct ModelSpec {
     pub id: &'static str,
@@ -498,6 +511,9 @@ pub struct ModelSpec {
     pub datasets: &'static [DatasetSpec],
     /// Iso-maps worth a click (the lecture's isoefficiency maps, ...).
     pub maps: &'static [MapPreset],
+    /// Example runs to calibrate the model from (CSV files served with the
+    /// page, all labelled synthetic; see `engine::calibrate`).
+    pub calibration_examples: &'static [CalibrationExample],
     /// What a blank point of an iso-map means for this model.
     pub gaps: &'static str,
     /// Paragraphs the page shows under the form: how ambiguities of the paper
@@ -525,6 +541,7 @@ impl ModelSpec {
             sweeps: &[],
             datasets: &[],
             maps: &[],
+            calibration_examples: &[],
             gaps: "",
             notes: &[],
         }

@@ -363,3 +363,82 @@ fn a_large_file_is_analysed() {
     assert!((c1 - 50.0).abs() < 1e-6, "C1 = {c1}");
     eprintln!("{} bytes, {rows} rows: {:?}", text.len(), start.elapsed());
 }
+
+/// Issue 17: `calibrate` prints the library's calibration as JSON, with
+/// each fitted parameter's value, standard error and 95% interval.
+#[test]
+fn calibrate_prints_the_fit_as_json() {
+    let dir = Scratch::new("calibrate");
+    let mut csv = String::from("N,M,T (ms)\n");
+    for (n, m) in [(1, 4000), (4, 4000), (16, 8000), (64, 8000), (64, 16000), (256, 16000)] {
+        let raw: RawParams =
+            [("N", n.to_string()), ("M", m.to_string()), ("t_flops", "2e-10".into()), ("t_comm", "5e-8".into())]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), RawValue::Text(v)))
+                .collect();
+        let t = match api::evaluate("pmm", &raw).unwrap().0.iter().find(|(k, _)| *k == "T") {
+            Some((_, OutValue::Num(t))) => *t,
+            other => panic!("{other:?}"),
+        };
+        // Within 1% of the model, alternating.
+        csv += &format!("{n},{m},{}\n", t * 1e3 * if n % 2 == 0 { 1.01 } else { 0.99 });
+    }
+    let file = dir.file("pmm.csv", &csv);
+    let (code, stdout, stderr) =
+        isoperf(&["calibrate", "pmm", &file, "--fit", "t_flops,t_comm", "--relative", "impl=dryad"]);
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    for key in ["t_flops", "t_comm"] {
+        let f = &json["fitted"][key];
+        let (v, se) = (f["value"].as_f64().unwrap(), f["stderr"].as_f64().unwrap());
+        let ci: Vec<f64> = f["ci95"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        assert!(se > 0.0 && ci[0] < v && v < ci[1], "{key}: {f}");
+    }
+    assert!(json["r2"].as_f64().unwrap() > 0.99 && json["rmse"].as_f64().unwrap() > 0.0);
+    // The library's numbers, to the bit.
+    let raw: RawParams = [("impl".to_string(), RawValue::Text("dryad".into()))].into_iter().collect();
+    let request = isoperf::engine::calibrate::Request { fit: vec!["t_flops".into(), "t_comm".into()], relative: true };
+    let lib = api::calibrate("pmm", &raw, &csv, &request).unwrap();
+    assert_eq!(json, lib.result);
+    for (args, want) in [
+        (vec!["calibrate", "pmm", file.as_str()], "calibrate needs --fit"),
+        (vec!["calibrate", "pmm", file.as_str(), "--fit", "t_flops", "--fast"], "unknown option --fast"),
+        (vec!["calibrate", "pmm", file.as_str(), "--fit", "t_nope"], "'t_nope' is not a parameter of pmm"),
+        (vec!["calibrate", "pmm", file.as_str(), "--fit", "t_flops", "t_comm=-1"], "t_comm: "),
+    ] {
+        let err = refused(&args);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
+/// Issue 17: `laws` prints the ranked hypotheses as JSON, each with its
+/// formula, constant, terms (coefficient, i, j), cross-validation error
+/// and AIC, and flags predictions far past the data.
+#[test]
+fn laws_prints_the_ranked_hypotheses() {
+    let dir = Scratch::new("laws");
+    let rows: String = (0..=10).flat_map(|e| [0.99, 1.01, 1.0].map(move |f| (1u32 << e, f))).fold(
+        String::from("p,time\n"),
+        |csv, (p, f)| {
+            let p = f64::from(p);
+            csv + &format!("{p},{}\n", (3.0 + 0.5 * p * p.log2()) * f)
+        },
+    );
+    let file = dir.file("laws.csv", rows);
+    let (code, stdout, stderr) = isoperf(&["laws", &file, "--at", "2048,1e6"]);
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let best = &json["hypotheses"][0];
+    assert_eq!(best["terms"].as_array().unwrap().len(), 1, "{best}");
+    assert_eq!((best["terms"][0]["i"].as_f64(), best["terms"][0]["j"].as_u64()), (Some(1.0), Some(1)));
+    assert!(best["formula"].as_str().unwrap().contains("p·log2(p)"));
+    for key in ["constant", "cv_error", "aic"] {
+        assert!(best[key].is_number(), "{key}: {best}");
+    }
+    assert!(json["hypotheses"].as_array().unwrap().len() == 5);
+    assert!(json["predictions"][0]["warning"].is_null());
+    assert!(json["predictions"][1]["warning"].as_str().unwrap().contains("extrapolated far past the data"));
+    assert!(refused(&["laws", &file, "--at", "0"]).contains("--at: '0' is not a process count ≥ 1"));
+    let bad = dir.file("bad.csv", "p,time\n1,2\n2,x\n");
+    assert!(refused(&["laws", &bad]).contains("line 3, column 2"));
+}

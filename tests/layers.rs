@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// Top-level modules by layer, lowest first.
 const LAYERS: &[&[&str]] = &[
     &["format", "progress"],
-    &["series", "table", "collective"],
+    &["series", "table", "collective", "fit"],
     &["error"],
     &["csv"],
     &["spec"],

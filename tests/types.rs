@@ -585,6 +585,18 @@ fn check_full(s: &mut Samples) {
                 s.check(&analysis, "Analysis", &format!("analyze {what}"));
             }
         }
+        for example in spec.calibration_examples {
+            let what = format!("{}/{}", spec.id, example.id);
+            let path = format!("{}/{}", env!("CARGO_MANIFEST_DIR"), example.path);
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{what}: {path}: {e}"));
+            let request = isoperf::engine::calibrate::Request {
+                fit: example.fit.iter().map(|k| k.to_string()).collect(),
+                relative: example.relative,
+            };
+            let calibrated =
+                api::calibrate(spec.id, &RawParams::new(), &text, &request).unwrap_or_else(|e| panic!("{what}: {e}"));
+            s.check(&calibrated, "Calibrated", &format!("calibrate {what}"));
+        }
     }
 }
 

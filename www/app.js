@@ -19,6 +19,7 @@ import { onScenarioClick, renderScenarios, setScenarios } from './scenarios.js';
 import { requestSweeps } from './sweeps.js';
 import { buildMap, onMapEvent, onMapHover, paintMap, requestMap, resetMap, setMapRequest } from './map-panel.js';
 import { buildDatasets, loadExample, onDatasetEvent, repaintDatasets, scheduleAnalyses, setDatasetText } from './datasets.js';
+import { buildCalibration, onCalibrationEvent, paintCalibrationCharts, scheduleCalibration, setCalibration } from './calibration.js';
 import { applyEmbed, watchEmbedHeight, wireEmbedDialog } from './embed-mode.js';
 import { registerOffline } from './offline.js';
 import { workerClient } from './worker-client.js';
@@ -48,6 +49,7 @@ function showModel(model) {
   buildForm(model);
   buildCharts(model);
   buildDatasets(model);
+  buildCalibration(model);
 }
 
 /**
@@ -71,6 +73,7 @@ function update({ fromMap = false } = {}) {
   state.long.charts = null;
   writeHash();
   if (state.model.datasets.length) scheduleAnalyses();
+  scheduleCalibration();
   requestMap(fromMap ? 0 : undefined);
   requestSweeps();
   if (r.deferred) requestLongReport(fromMap);
@@ -131,7 +134,7 @@ function showLinkNotices(notices) {
 }
 
 function loadFromHash() {
-  const { model, values, examples, texts, map, scenarios, notices } = readHash();
+  const { model, values, examples, texts, map, scenarios, calibration, notices } = readHash();
   showLinkNotices(notices);
   if (state.model !== model) {
     showModel(model);
@@ -150,6 +153,7 @@ function loadFromHash() {
       setDatasetText(d.id, texts[d.id] ?? ''); // the link's pasted data, or none
     }
   }
+  setCalibration(calibration);
   applyEmbed();
 }
 
@@ -159,6 +163,7 @@ function watchColourScheme() {
     if (!state.model) return;
     scheduleCharts({ resized: true });
     repaintDatasets();
+    paintCalibrationCharts();
     paintMap();
   });
 }
@@ -169,6 +174,7 @@ function watchPixelRatio() {
     if (state.model) {
       scheduleCharts({ resized: true });
       repaintDatasets();
+      paintCalibrationCharts();
     }
     watchPixelRatio();
   }, { once: true });
@@ -181,6 +187,7 @@ function wire() {
   $('form').addEventListener('change', edited);
   $('form').addEventListener('click', (e) => onListClick(e) && update());
   for (const type of ['input', 'change', 'click']) $('datasets').addEventListener(type, (e) => onDatasetEvent(e) && update());
+  for (const type of ['input', 'change', 'click']) $('calibration').addEventListener(type, (e) => onCalibrationEvent(e) && update());
   for (const type of ['change', 'click']) {
     $('map').addEventListener(type, (e) => {
       if (onMapEvent(e)) update({ fromMap: true }); // a map preset put values in the form
@@ -188,9 +195,12 @@ function wire() {
   }
   // Exports and data tables: exports.js is loaded on the first click that needs it.
   const exports = () => import('./exports.js');
-  $('charts').addEventListener('click', (e) => {
-    if (e.target.closest('.chart-tools button')) exports().then((m) => m.onChartsClick(e));
-  });
+  // The charts' tools, and those of the data and calibration panels' charts.
+  for (const id of ['charts', 'datasets', 'calibration']) {
+    $(id).addEventListener('click', (e) => {
+      if (e.target.closest('.chart-tools button')) exports().then((m) => m.onChartsClick(e));
+    });
+  }
   $('tables').addEventListener('click', (e) => {
     const b = e.target.closest('.table-export');
     if (b) exports().then((m) => m.exportTable(b.closest('.table-card').dataset.table));
@@ -245,6 +255,7 @@ function wire() {
     if (state.model) {
       scheduleCharts({ resized: true });
       repaintDatasets();
+      paintCalibrationCharts();
       paintMap();
     }
   }).observe($('charts'));

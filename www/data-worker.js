@@ -1,14 +1,24 @@
-// Analyses a data set's measured runs (analyze) off the main thread, with
+// Analyses a data set's measured runs (analyze), or calibrates a model to
+// measured runs (calibrate), off the main thread, with
 // its charts as data for the page to paint (paintChart): a 10⁵-row CSV
 // takes about a second to read, fit and chart three times, and the page
 // stays responsive meanwhile. A newer request (more typing) replaces a
 // worker stuck in this one (worker-client.js).
 
-import { analysisChartData, analyze } from '../pkg/isoperf.js';
+import { analysisChartData, analyze, calibrate } from '../pkg/isoperf.js';
 import { failure, serve } from './worker-serve.js';
 
 serve({
-  async run({ model, dataset, text, params, charts }, job) {
+  async run({ kind, model, dataset, text, params, charts, fit, relative }, job) {
+    if (kind === 'calibrate') {
+      // A model's parameters fitted to measured runs (calibration.js).
+      try {
+        job.post({ done: true, calibrated: calibrate(model, text, params, fit, relative) });
+      } catch (e) {
+        if (job.current()) job.post({ ...failure(e), line: e.line ?? 0, column: e.column ?? 0 });
+      }
+      return;
+    }
     let analysis;
     try {
       analysis = analyze(model, dataset, text, params);

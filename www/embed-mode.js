@@ -45,6 +45,7 @@ function embedStyle(parts) {
   if (!has('inputs')) {
     hide('.layout > .inputs');
     hide('#datasets');
+    hide('#calibration');
     rules.push('.layout { grid-template-columns: minmax(0, 1fr) !important; }');
   }
   const outputs = parts.filter((p) => p.kind === 'output').map((p) => p.key);

@@ -24,6 +24,12 @@ const slug = (text) => String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').re
 function figureChart(fig) {
   if (fig.classList.contains('sweep')) return sweepChart(fig.dataset.sweep);
   const id = fig.dataset.chart;
+  if (fig.closest('.calibration')) {
+    // The calibration panel's charts: the data worker's answer, in the panel's order.
+    const at = [...fig.parentElement.children].indexOf(fig);
+    const chart = state.calibration.calibrated?.charts[at];
+    return chart ? { chart, params: { ...state.values } } : null;
+  }
   const dataset = fig.closest('.dataset')?.dataset.dataset;
   if (dataset) {
     // A data panel's chart: the data worker's answer.

@@ -1,7 +1,8 @@
 // The URL hash, which holds the page's state: the model, every parameter
 // whose text differs from its default (as the last report lists them), the
 // example chosen for each data set or its pasted text up to MAX_LINKED_DATA
-// characters (`csv.<data set>`), a map the user changed, and `embed`
+// characters (`csv.<data set>`), the calibration panel's runs and choices
+// (`cal.*`), a map the user changed, and `embed`
 // (the page inside another page's iframe, showing only the parts it names:
 // embed-mode.js), which the page keeps as it rewrites the hash. What a link
 // names that does not exist is left out with a notice (readHash).
@@ -15,7 +16,7 @@ import { GRIDS } from './map.js';
 export const hashParams = () => new URLSearchParams(location.hash.replace(/^#/, ''));
 
 /** Keys of the hash that are not parameters: the model, the map's, `embed`. */
-const PAGE_KEYS = new Set(['model', 'embed', 'scenario', 'map.output', 'map.x', 'map.y', 'map.levels', 'map.grid']);
+const PAGE_KEYS = new Set(['model', 'embed', 'scenario', 'map.output', 'map.x', 'map.y', 'map.levels', 'map.grid', 'cal.data', 'cal.csv', 'cal.fit', 'cal.rel']);
 
 /** The longest pasted data a link holds (characters): longer data stay in the page only, and its panel says so. */
 export const MAX_LINKED_DATA = 2048;
@@ -110,7 +111,28 @@ export function readHash() {
     map = { output: h.get('map.output') ?? preset?.output ?? '', x: h.get('map.x'), y: h.get('map.y') ?? '', levels: (h.get('map.levels') ?? '').split(',').filter(Boolean).map(Number), nx: grid, ny: grid };
   }
   const scenarios = readScenarios(h, model, notices);
-  return { model, values, examples, texts, map, scenarios, notices };
+  return { model, values, examples, texts, map, scenarios, calibration: readCalibration(h, model, notices), notices };
+}
+
+/** The calibration panel's entries: `cal.data` (an example) or `cal.csv` (pasted runs), `cal.fit`, `cal.rel`. */
+function readCalibration(h, model, notices) {
+  const cal = { example: '', text: '', fit: [], relative: h.get('cal.rel') === '1' };
+  const example = h.get('cal.data');
+  if (example !== null) {
+    if (model.calibration_examples.some((e) => e.id === example)) cal.example = example;
+    else notices.push(`The link's calibration example ${quoted(example)} is not one of ${model.title}'s: left out.`);
+  }
+  const text = h.get('cal.csv');
+  if (text !== null && !cal.example) {
+    if (text.length <= MAX_LINKED_DATA) cal.text = text;
+    else notices.push(`The link's runs to calibrate from are ${text.length} characters long, more than a link holds (${MAX_LINKED_DATA}): left out.`);
+  }
+  const fittable = new Set(model.params.filter((p) => p.kind === 'number' && !p.integer).map((p) => p.key));
+  const fit = (h.get('cal.fit') ?? '').split(',').filter(Boolean);
+  const unknown = fit.filter((k) => !fittable.has(k));
+  if (unknown.length) notices.push(`The link asks to fit ${unknown.slice(0, 3).map(quoted).join(', ')}, not ${unknown.length > 1 ? 'parameters' : 'a parameter'} of ${model.title} a fit can move: left out.`);
+  cal.fit = [...new Set(fit.filter((k) => fittable.has(k)))];
+  return cal;
 }
 
 /** The `embed=` text of the hash (the parts an iframe shows), or null when the page is not embedded. */
@@ -126,6 +148,11 @@ export function writeHash() {
     const text = state.data.text[d.id] ?? '';
     if (!state.data.example[d.id] && text.trim() && text.length <= MAX_LINKED_DATA) h.set(`csv.${d.id}`, text);
   }
+  const c = state.calibration;
+  if (c.example) h.set('cal.data', c.example);
+  else if (c.text.trim() && c.text.length <= MAX_LINKED_DATA) h.set('cal.csv', c.text);
+  if ((c.example || c.text.trim()) && c.fit.length) h.set('cal.fit', c.fit.join(','));
+  if ((c.example || c.text.trim()) && c.relative) h.set('cal.rel', '1');
   const r = state.map.request;
   if (state.map.custom && r) {
     h.set('map.output', r.output);

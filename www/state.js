@@ -61,4 +61,11 @@ export const state = {
    * asked for (text and the parameters it reads), its worker; the debounce timer.
    */
   data: { text: {}, example: {}, analysis: {}, charts: {}, asked: {}, clients: {}, timer: 0 },
+  /**
+   * The calibration panel: its runs (text) and chosen example, the
+   * parameters ticked to fit, relative errors or not, the last answer
+   * ({result, tables, charts, laws, csv} from calibrate), what that answer
+   * was asked for, its worker and the debounce timer.
+   */
+  calibration: { text: '', example: '', fit: [], relative: false, calibrated: null, asked: '', client: null, timer: 0 },
 };

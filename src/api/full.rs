@@ -1,8 +1,9 @@
 //! The facade's operations that only the full build has (the `full`
-//! feature): charts, measured-data analysis, iso-maps and sweeps.
+//! feature): charts, measured-data analysis, calibration and scaling laws,
+//! iso-maps and sweeps.
 
 use crate::chart::Chart;
-use crate::engine::{isomap, map_layout, sweep};
+use crate::engine::{calibrate as calibration, isomap, map_layout, sweep};
 use crate::error::{AnalysisError, ModelError};
 use crate::model::{Analysis, AnyModel};
 use crate::models::find;
@@ -55,6 +56,83 @@ pub fn analysis_chart(
 ) -> Result<Chart, AnalysisError> {
     let model = find(id)?;
     model.analysis_chart(dataset, text, &lenient(model, raw)?, chart)
+}
+
+/// A calibration as the front ends show it: everything as JSON (see
+/// [`calibration::Calibration::to_json`]) and its charts.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Calibrated {
+    pub result: serde_json::Value,
+    pub tables: Vec<crate::table::Table>,
+    /// The tables as CSV, for export.
+    pub csv: String,
+    pub charts: Vec<Chart>,
+    /// Where the runs vary one input (p ≥ 1, a positive output): the
+    /// scaling laws they follow in it ([`crate::fit::laws`]), as JSON.
+    pub laws: Option<serde_json::Value>,
+}
+
+/// Model `id` calibrated to the measurements in `text` (CSV with a header
+/// of parameter keys and one output), the other parameters at `raw`; with
+/// every numeric output's 95% interval at `raw`'s point.
+pub fn calibrate(
+    id: &str,
+    raw: &RawParams,
+    text: &str,
+    request: &calibration::Request,
+) -> Result<Calibrated, AnalysisError> {
+    let model = find(id)?;
+    let base = parse(model, raw)?;
+    let cal = calibration::calibrate(model, &base, text, request)?;
+    let at = cal.apply(model.spec(), &base).ok_or_else(|| AnalysisError::general("the fitted values are invalid"))?;
+    let intervals: Vec<(&'static str, calibration::Interval)> = model
+        .spec()
+        .outputs
+        .iter()
+        .filter(|o| o.categories.is_empty())
+        .filter_map(|o| cal.interval(model, &at, o.key).map(|i| (o.key, i)))
+        .collect();
+    let laws = match cal.inputs.as_slice() {
+        [_] => {
+            let points: Vec<(f64, f64)> =
+                cal.points.iter().filter_map(|p| Some((*p.inputs.first()?, p.measured))).collect();
+            crate::fit::laws::search(&points).ok()
+        }
+        _ => None,
+    };
+    let at = cal.inputs.first().and_then(|k| base.num(k));
+    let tables = cal.tables(model.spec(), &intervals, laws.as_ref(), at);
+    Ok(Calibrated {
+        result: cal.to_json(&intervals),
+        csv: crate::table::to_csv(&tables),
+        tables,
+        charts: cal.charts(model, &base),
+        laws: laws.and_then(|l| serde_json::to_value(l).ok()),
+    })
+}
+
+/// The scaling laws that `(p, time)` measurements (CSV) follow, ranked
+/// ([`crate::fit::laws`]), as JSON; each p of `at` predicted by the best,
+/// with a warning where that extrapolates far.
+pub fn laws(text: &str, at: &[f64]) -> Result<serde_json::Value, AnalysisError> {
+    use crate::csv::{Column, Measure};
+    const COLUMNS: [Column; 2] = [
+        Column { name: "p", aliases: &["processes", "procs", "ranks", "nodes", "x"], measure: Measure::Positive },
+        Column { name: "time", aliases: &["t", "seconds", "runtime", "y"], measure: Measure::Positive },
+    ];
+    let rows = crate::csv::read(text, &COLUMNS)?;
+    let points: Vec<(f64, f64)> =
+        rows.iter().map(|r| (r.first().copied().unwrap_or(0.0), r.get(1).copied().unwrap_or(0.0))).collect();
+    let laws = crate::fit::laws::search(&points).map_err(|e| AnalysisError::general(e.to_string()))?;
+    let mut value = serde_json::to_value(&laws).map_err(|e| AnalysisError::general(e.to_string()))?;
+    if let (Some(best), Some(obj)) = (laws.hypotheses.first(), value.as_object_mut()) {
+        let predictions: Vec<serde_json::Value> = at
+            .iter()
+            .map(|&p| serde_json::json!({"p": p, "time": best.at(p), "warning": laws.extrapolation(p)}))
+            .collect();
+        obj.insert("predictions".into(), serde_json::Value::Array(predictions));
+    }
+    Ok(value)
 }
 
 fn map_model(id: &str) -> Result<&'static dyn AnyModel, isomap::MapError> {

@@ -6,6 +6,8 @@
 //! isoperf tables <model> key=value ...
 //! isoperf chart <model> <chart> key=value ... > chart.svg
 //! isoperf analyze <model> <dataset> FILE.csv key=value ...
+//! isoperf calibrate <model> FILE.csv --fit t_flops,t_comm key=value ...
+//! isoperf laws FILE.csv --at 4096
 //! ```
 //!
 //! Nothing here names a model: commands come from the registry's specs.
@@ -30,6 +32,12 @@ const USAGE: &str = "usage:
   isoperf fit <model> FILE.csv                the same as analyze <model> timings FILE.csv
   isoperf demand FILE.csv [--cti 0.05,0.1] [--base-p P] [--target-p P]
                                               analyze scaling throttling: bandwidth demand from (p, bandwidth %, time) rows
+  isoperf calibrate <model> FILE.csv --fit KEY[,KEY...] [--relative] [key=value ...]
+                                              the parameters KEY fitted to measurements (a CSV whose header names
+                                              parameter keys and one output, units in parentheses: N,M,T (ms)), as JSON:
+                                              values with standard errors and 95% intervals, R², RMSE, residuals,
+                                              and every output's 95% interval at the key=value point
+  isoperf laws FILE.csv [--at P[,P...]]      the scaling laws (p, time) rows follow, best first, as JSON
 Unspecified parameters take their defaults; `isoperf models` lists them.";
 
 fn parse_pairs(args: &[String]) -> Result<RawParams, String> {
@@ -165,6 +173,71 @@ fn demand(args: &[String]) -> Result<String, String> {
     analyze("scaling", "throttling", file, raw, demand_option_name)
 }
 
+/// `calibrate <model> FILE.csv --fit KEYS [--relative] [key=value ...]`,
+/// options and pairs in any order after the model.
+fn calibrate(model: &str, args: &[String]) -> Result<String, String> {
+    let (mut file, mut fit, mut relative, mut pairs) = (None, None, false, Vec::new());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--fit" => {
+                let keys = it
+                    .next()
+                    .filter(|v| !v.starts_with("--"))
+                    .ok_or("--fit needs the parameters to fit, e.g. --fit t_flops,t_comm")?;
+                if fit
+                    .replace(
+                        keys.split(',').map(|k| k.trim().to_string()).filter(|k| !k.is_empty()).collect::<Vec<_>>(),
+                    )
+                    .is_some()
+                {
+                    return Err("--fit is given twice".into());
+                }
+            }
+            "--relative" => relative = true,
+            other if other.starts_with("--") => {
+                return Err(format!("unknown option {other}; expected --fit or --relative"))
+            }
+            other if other.contains('=') => pairs.push(a.clone()),
+            _ => {
+                if let Some(first) = file.replace(a) {
+                    return Err(format!("calibrate reads one file; got '{first}' and '{a}'"));
+                }
+            }
+        }
+    }
+    let file = file.ok_or("calibrate needs a CSV file of measurements")?;
+    let fit = fit.ok_or("calibrate needs --fit KEY[,KEY...]: the parameters to fit")?;
+    let raw = parse_pairs(&pairs)?;
+    validate(model, &raw, key_name)?;
+    let text = read(file)?;
+    let request = isoperf::engine::calibrate::Request { fit, relative };
+    let calibrated = api::calibrate(model, &raw, &text, &request).map_err(|e| format!("{file}: {e}"))?;
+    json(&calibrated.result)
+}
+
+/// `laws FILE.csv [--at P[,P...]]`.
+fn laws(args: &[String]) -> Result<String, String> {
+    let (mut file, mut at) = (None, Vec::new());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--at" {
+            let list = it.next().ok_or("--at needs process counts, e.g. --at 2048,4096")?;
+            for p in list.split(',') {
+                let v = p.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 1.0);
+                at.push(v.ok_or_else(|| format!("--at: '{}' is not a process count ≥ 1", isoperf::format::echo(p)))?);
+            }
+        } else if a.starts_with("--") {
+            return Err(format!("unknown option {a}; expected --at"));
+        } else if let Some(first) = file.replace(a) {
+            return Err(format!("laws reads one file; got '{first}' and '{a}'"));
+        }
+    }
+    let file = file.ok_or("laws needs a CSV file of (p, time) rows")?;
+    let text = read(file)?;
+    json(&api::laws(&text, &at).map_err(|e| format!("{file}: {e}"))?)
+}
+
 /// The largest data file read (measurements are kilobytes; this is a guard
 /// against /dev/zero or a wrong file, not a limit anyone meets).
 const MAX_FILE: u64 = 64 << 20;
@@ -228,6 +301,8 @@ fn text_command(args: &[String]) -> Result<String, String> {
         // The names of the first release, kept as aliases.
         [cmd, model, file] if cmd == "fit" => analyze(model, "timings", file, RawParams::new(), key_name),
         [cmd, args @ ..] if cmd == "demand" => demand(args),
+        [cmd, model, args @ ..] if cmd == "calibrate" => calibrate(model, args),
+        [cmd, args @ ..] if cmd == "laws" => laws(args),
         [cmd] if cmd == "--help" || cmd == "-h" || cmd == "help" => Ok(USAGE.to_string()),
         _ => Err(format!("unrecognised arguments\n{USAGE}")),
     }

@@ -1,5 +1,5 @@
 //! The exports only the full module has: charts painted on a canvas,
-//! measured-data analysis, iso-maps and sweeps.
+//! measured-data analysis and calibration, iso-maps and sweeps.
 
 use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::prelude::*;
@@ -139,6 +139,31 @@ pub fn analyze(
     let text = &text_arg("text", text)?;
     let raw = decode_params(params)?;
     let out = api::analyze(model_id, dataset_id, text, &raw).map_err(|e| analysis_error(&e))?;
+    encode(&out)
+}
+
+/// Model `modelId` calibrated to measured runs (`text`, CSV whose header
+/// names parameters and one output): `{result, charts, laws}` (see
+/// `isoperf calibrate`). `fit` names the parameters to fit, comma-separated;
+/// `relative` fits relative errors. Throws an `Error` with `line` and
+/// `column` (1-based, 0 when no single place is at fault).
+#[wasm_bindgen(unchecked_return_type = "Calibrated")]
+pub fn calibrate(
+    #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] fit: JsValue,
+    relative: bool,
+) -> Result<JsValue, JsValue> {
+    let model_id = &text_arg("modelId", model_id)?;
+    let text = &text_arg("text", text)?;
+    let fit = text_arg("fit", fit)?;
+    let raw = decode_params(params)?;
+    let request = crate::engine::calibrate::Request {
+        fit: fit.split(',').map(str::trim).filter(|k| !k.is_empty()).map(String::from).collect(),
+        relative,
+    };
+    let out = api::calibrate(model_id, &raw, text, &request).map_err(|e| analysis_error(&e))?;
     encode(&out)
 }
 

@@ -165,6 +165,17 @@ export interface Example {
   path: string;
 }
 
+/** Example runs to calibrate a model from, and what they are for. */
+export interface CalibrationExample {
+  id: string;
+  label: string;
+  /** Relative to the page. */
+  path: string;
+  /** The parameters the runs are meant to fit. */
+  fit: string[];
+  relative: boolean;
+}
+
 /** A kind of measured data a model analyses (`analyze`). */
 export interface DatasetSpec {
   id: string;
@@ -208,6 +219,8 @@ export interface ModelSpec {
   sweeps: SweepSpec[];
   datasets: DatasetSpec[];
   maps: MapPreset[];
+  /** Example runs to calibrate the model from (`calibrate`). */
+  calibration_examples: CalibrationExample[];
   /** What a blank point of an iso-map means for this model. */
   gaps: string;
   /** How ambiguities of the paper were resolved. */
@@ -530,6 +543,20 @@ export interface Chart {
   legend: "auto" | "upper-right" | "upper-left" | "lower-left" | "lower-right";
   /** A sentence about what the chart shows. */
   note?: string;
+}
+
+/** A model calibrated to measured runs (`calibrate`). */
+export interface Calibrated {
+  /** Everything computed, as `isoperf calibrate` prints it. */
+  result: { [key: string]: Json };
+  /** The fit, the outputs with their intervals, the scaling laws. */
+  tables: Table[];
+  /** The tables as CSV. */
+  csv: string;
+  /** The measured runs over the calibrated model, and the residuals. */
+  charts: Chart[];
+  /** Where the runs vary one input: the scaling laws they follow in it. */
+  laws: { [key: string]: Json } | null;
 }
 
 /** The analysis of measured data (`analyze`). */

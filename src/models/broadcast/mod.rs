@@ -24,8 +24,8 @@ use crate::error::{ModelError, ParamError};
 use crate::format::{base, sig};
 use crate::model::{chart_specs, output_specs, Model, Output, Read, View};
 use crate::spec::{
-    AppliesWhen, Category, ChoiceOption, Guide, Level, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset,
-    PresetGroup, PresetValue, Range, Remark, Scale, BYTE_UNITS,
+    AppliesWhen, CalibrationExample, Category, ChoiceOption, Guide, Level, MapPreset, ModelSpec, ParamKind, ParamSpec,
+    Params, Preset, PresetGroup, PresetValue, Range, Remark, Scale, BYTE_UNITS,
 };
 use crate::table::Table;
 
@@ -391,6 +391,13 @@ const PRESET_GROUPS: &[PresetGroup] = &[
 ];
 
 pub static SPEC: ModelSpec = ModelSpec {
+    calibration_examples: &[CalibrationExample {
+        id: "pingpong",
+        label: "Ping-pong (p = 2), 1 B – 64 MiB — synthetic, from α = 5 µs, β = 0.1 ns/B, 2% noise",
+        path: "www/data/broadcast-pingpong-synthetic.csv",
+        fit: &["alpha", "beta"],
+        relative: true,
+    }],
     params: PARAMS,
     outputs: &output_specs::<_, { OUTPUTS.len() }>(OUTPUTS),
     preset_groups: PRESET_GROUPS,

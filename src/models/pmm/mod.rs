@@ -32,7 +32,9 @@
 use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
 use crate::model::{chart_specs, output_specs, Evaluated, Model, Output, View};
-use crate::spec::{AppliesWhen, ChoiceOption, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Range, Scale};
+use crate::spec::{
+    AppliesWhen, CalibrationExample, ChoiceOption, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Range, Scale,
+};
 use crate::table::Table;
 
 pub mod reference;
@@ -453,6 +455,13 @@ const NOTES: &[&str] = &[
 ];
 
 pub static SPEC: ModelSpec = ModelSpec {
+    calibration_examples: &[CalibrationExample {
+        id: "runs",
+        label: "Dryad on 1–64 processes — synthetic, from T_flops = 2 × 10⁻¹⁰, T_comm = 5 × 10⁻⁸, 3% noise",
+        path: "www/data/pmm-runs-synthetic.csv",
+        fit: &["t_flops", "t_comm"],
+        relative: true,
+    }],
     params: PARAMS,
     outputs: &output_specs::<_, { OUTPUTS.len() }>(OUTPUTS),
     preset_groups: reference::PRESET_GROUPS,

@@ -16,8 +16,8 @@ use crate::chart::Chart;
 use crate::csv::{self, Column, Measure};
 use crate::error::{AnalysisError, ModelError};
 use crate::spec::{
-    ChartSpec, DatasetSpec, Example, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
-    PresetValue, Range, Scale,
+    CalibrationExample, ChartSpec, DatasetSpec, Example, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset,
+    PresetGroup, PresetValue, Range, Scale,
 };
 
 use crate::model::{chart_specs, output_specs, Analysis, Model, Output, Read, View};
@@ -147,6 +147,10 @@ const PRESETS: &[Preset] = &[
 const PRESET_GROUPS: &[PresetGroup] = &[PresetGroup { label: "The paper's fits", presets: PRESETS }];
 
 pub static SPEC: ModelSpec = ModelSpec {
+    calibration_examples: &[
+        CalibrationExample { id: "scale27", label: "Scale 27 — synthetic, from C1 = 57.67, C2 = 3.8, σ = 0.2 s", path: "www/data/graph500-scale27-synthetic.csv", fit: &["C0", "C1", "C2"], relative: false },
+        CalibrationExample { id: "scale28", label: "Scale 28 — synthetic, from C1 = 102.1, C2 = 10.3, σ = 0.44 s", path: "www/data/graph500-scale28-synthetic.csv", fit: &["C0", "C1", "C2"], relative: false },
+    ],
     params: PARAMS,
     outputs: &output_specs::<_, { OUTPUTS.len() }>(OUTPUTS),
     preset_groups: PRESET_GROUPS,

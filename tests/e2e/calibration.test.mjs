@@ -1,0 +1,193 @@
+// End-to-end tests of the calibration panel (issue 17) in headless
+// Chromium: an example's runs fitted and shown with their intervals, the
+// charts painted, the fitted values put into the form, pasted runs fitted
+// and kept in the link (which restores them and the fit), the scaling laws
+// of runs that vary one input, and bad runs named at their line. Numbers
+// are checked against the native CLI's `calibrate` on the same file.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+import { CLI, ROOT, assertCleanPage, canvasInk, hasCli, hashParams, openPage, startEnv, stopEnv, withPage } from './helpers.mjs';
+
+const run = promisify(execFile);
+const NO_CLI = hasCli() ? false : `the native CLI ${CLI} does not exist; build it with \`cargo build\``;
+
+let env;
+before(async () => { env = await startEnv(); });
+after(async () => { await stopEnv(env); });
+
+const PANEL = '#calibration details.calibration';
+
+/** The panel as the reader sees it: error, status, tables ({title, rows, notes}), charts shown. */
+function panel(page) {
+  return page.evaluate((sel) => {
+    const s = document.querySelector(sel);
+    return {
+      open: s.open,
+      busy: s.getAttribute('aria-busy') === 'true',
+      error: s.querySelector('.dataset-error').textContent,
+      status: s.querySelector('.dataset-status').textContent,
+      text: s.querySelector('.calibration-text').value,
+      fit: [...s.querySelectorAll('.calibration-fit input:checked')].map((b) => b.value),
+      relative: s.querySelector('.calibration-relative-box').checked,
+      chartsHidden: s.querySelector('.dataset-charts').hidden,
+      tables: [...s.querySelectorAll('.table-card')].map((t) => ({
+        id: t.dataset.table,
+        title: t.querySelector('h3').textContent,
+        rows: [...t.querySelectorAll('tbody tr:not(.remark)')].map((r) => [...r.children].map((c) => c.textContent)),
+        notes: [...t.querySelectorAll('.table-note')].map((n) => n.textContent),
+      })),
+    };
+  }, PANEL);
+}
+
+/** Waits until the panel shows a fit or an error for its current runs. */
+async function fitted(page) {
+  await page.waitForFunction((sel) => {
+    const s = document.querySelector(sel);
+    return s && !s.classList.contains('stale') && (s.querySelector('.table-card') || s.querySelector('.dataset-error').textContent);
+  }, PANEL, { timeout: 30_000 });
+  return panel(page);
+}
+
+/** The displayed number "1.988 × 10⁻¹⁰" as a JavaScript number. */
+function displayed(text) {
+  const sup = { '⁻': '-', '⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8', '⁹': '9' };
+  const m = text.trim().match(/^(-?[\d.]+)(?: × 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))?$/);
+  assert.ok(m, `a number: ${text}`);
+  return Number(m[1]) * 10 ** Number(m[2] ? [...m[2]].map((c) => sup[c]).join('') : 0);
+}
+
+/** Four significant figures, as the page prints them. */
+const DISPLAY_RTOL = 5e-4;
+
+describe('calibration', () => {
+  test('an example is fitted: values with intervals as the CLI computes them, outputs with intervals, charts painted', { skip: NO_CLI }, async () => {
+    await withPage(env, { hash: 'model=pmm&cal.data=runs&cal.fit=t_flops,t_comm&cal.rel=1' }, async ({ page, log }) => {
+      const p = await fitted(page);
+      assert.equal(p.error, '');
+      assert.ok(p.open, 'the panel opens for a link that holds runs');
+      assert.deepEqual(p.fit, ['t_flops', 't_comm']);
+      assert.ok(p.relative);
+      const fit = p.tables.find((t) => t.id === 'calibration-fit');
+      assert.equal(fit.title, 'Fitted to 45 measured T');
+      const { stdout } = await run(CLI, ['calibrate', 'pmm', join(ROOT, 'www', 'data', 'pmm-runs-synthetic.csv'), '--fit', 't_flops,t_comm', '--relative']);
+      const cli = JSON.parse(stdout);
+      for (const [key, row] of [['t_flops', fit.rows[0]], ['t_comm', fit.rows[1]]]) {
+        const want = cli.fitted[key];
+        for (const [shown, value] of [[row[1], want.value], [row[2], want.stderr], ...row[3].split(' … ').map((s, i) => [s, want.ci95[i]])]) {
+          assert.ok(Math.abs(displayed(shown) / value - 1) < DISPLAY_RTOL, `${key}: ${shown} vs ${value}`);
+        }
+      }
+      // Generated from T_flops = 2e-10 and T_comm = 5e-8: both inside their intervals.
+      const inside = (row, truth) => { const [lo, hi] = row[3].split(' … ').map(displayed); return lo <= truth && truth <= hi; };
+      assert.ok(inside(fit.rows[0], 2e-10) && inside(fit.rows[1], 5e-8), JSON.stringify(fit.rows));
+      assert.match(fit.notes[0], /^45 runs, 43 degrees of freedom: R² = 0\.99\d+/);
+      // Every output at the form's point, with its interval; a new run's only for T.
+      const outputs = p.tables.find((t) => t.id === 'calibration-outputs');
+      const t = outputs.rows.find((r) => r[0].startsWith('Job turnaround time'));
+      const [lo, hi] = t[2].split(' … ').map(displayed);
+      const [plo, phi] = t[3].split(' … ').map(displayed);
+      assert.ok(plo < lo && lo < displayed(t[1]) && displayed(t[1]) < hi && hi < phi, JSON.stringify(t));
+      assert.ok(outputs.rows.filter((r) => r !== t).every((r) => r[3] === '—'));
+      assert.ok(!p.chartsHidden);
+      const ink = await canvasInk(page, `${PANEL} .dataset-charts canvas`);
+      for (const id of ['calibration-fit', 'calibration-residuals']) assert.ok(ink[id].coloured > 200, `${id} painted: ${JSON.stringify(ink[id])}`);
+      assertCleanPage(log, env.url.replace(/\/$/, ''));
+    });
+  });
+
+  test('the fitted values go into the form, and the link keeps them', async () => {
+    await withPage(env, { hash: 'model=broadcast&cal.data=pingpong&cal.fit=alpha,beta&cal.rel=1' }, async ({ page }) => {
+      const p = await fitted(page);
+      const fit = p.tables.find((t) => t.id === 'calibration-fit');
+      await page.click(`${PANEL} .use-fit`);
+      await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).has('alpha'));
+      const h = await hashParams(page);
+      assert.ok(Math.abs(Number(h.alpha) / displayed(fit.rows[0][1]) - 1) < DISPLAY_RTOL, `${h.alpha} vs ${fit.rows[0][1]}`);
+      assert.ok(Math.abs(Number(h.beta) / displayed(fit.rows[1][1]) - 1) < DISPLAY_RTOL, `${h.beta} vs ${fit.rows[1][1]}`);
+      assert.equal(await page.inputValue('#form input[name="alpha"]'), h.alpha);
+      assert.equal(h['cal.data'], 'pingpong');
+      assert.equal(h['cal.fit'], 'alpha,beta');
+    });
+  });
+
+  test('pasted runs are fitted, kept in the link, restored by it; runs that vary one input get their scaling laws', async () => {
+    // Eq. (1) with C0 = 1, C1 = 100, C2 = 5 at p = 2 … 512, three runs each, ±1%.
+    const rows = [];
+    for (let e = 1; e <= 9; e++) {
+      const p = 2 ** e;
+      for (const f of [0.99, 1, 1.01]) rows.push(`${p},${((1 + 100 / p + 5 / Math.sqrt(p)) * f).toPrecision(6)}`);
+    }
+    const csv = `p,time\n${rows.join('\n')}\n`;
+    const { page, log, close } = await openPage(env, { hash: 'model=scaling' });
+    try {
+      await page.click(`${PANEL} > summary`);
+      await page.fill(`${PANEL} .calibration-text`, csv);
+      for (const key of ['C0', 'C1', 'C2']) await page.check(`${PANEL} .calibration-fit input[value="${key}"]`);
+      const p = await fitted(page);
+      assert.equal(p.error, '');
+      const fit = p.tables.find((t) => t.id === 'calibration-fit');
+      for (const [row, truth] of [[fit.rows[0], 1], [fit.rows[1], 100], [fit.rows[2], 5]]) {
+        const [lo, hi] = row[3].split(' … ').map(displayed);
+        assert.ok(lo <= truth && truth <= hi, `${row[0]}: ${row[3]} holds ${truth}`);
+      }
+      const laws = p.tables.find((t) => t.id === 'calibration-laws');
+      assert.ok(laws, 'the scaling laws of runs that vary one input');
+      assert.equal(laws.rows.length, 5);
+      const h = await hashParams(page);
+      assert.equal(h['cal.csv'], csv);
+      assert.equal(h['cal.fit'], 'C0,C1,C2');
+      // The link restores the runs and the fit in a new page.
+      const again = await openPage(env, { hash: new URLSearchParams(h).toString() });
+      try {
+        const q = await fitted(again.page);
+        assert.equal(q.text, csv);
+        assert.deepEqual(q.fit, ['C0', 'C1', 'C2']);
+        assert.deepEqual(q.tables.map((t) => t.rows), p.tables.map((t) => t.rows));
+        assertCleanPage(again.log, env.url.replace(/\/$/, ''));
+      } finally {
+        await again.close();
+      }
+      assertCleanPage(log, env.url.replace(/\/$/, ''));
+    } finally {
+      await close();
+    }
+  });
+
+  test('bad runs and choices are named at their line, column or parameter; never script from text', async () => {
+    await withPage(env, { hash: 'model=pmm' }, async ({ page }) => {
+      await page.click(`${PANEL} > summary`);
+      const answers = () => page.$eval(PANEL, (s) => Number(s.dataset.answers ?? 0));
+      const paste = async (text) => {
+        const before = await answers();
+        await page.fill(`${PANEL} .calibration-text`, text);
+        await page.waitForFunction(([sel, n]) => Number(document.querySelector(sel).dataset.answers ?? 0) > n, [PANEL, before]);
+        return panel(page);
+      };
+      await page.fill(`${PANEL} .calibration-text`, 'N,M,T\n4,4000,10\n16,8000,20\n64,8000,30\n');
+      await page.waitForFunction((sel) => document.querySelector(sel).querySelector('.dataset-status').textContent === 'Tick the parameters to fit.', PANEL);
+      await page.check(`${PANEL} .calibration-fit input[value="t_flops"]`);
+      await page.check(`${PANEL} .calibration-fit input[value="t_comm"]`);
+      const cases = [
+        ['N,M,T\n4,4000,10\n16,8000,-20\n64,8000,3\n', 'line 3, column 3: T = -20 is not a measurement: expected a time > 0'],
+        ['N,M,<img src=x onerror=alert(1)>\n4,4000,10\n', "line 1, column 3: '<img src=x onerror=alert(1)>' is not a parameter or an output of pmm"],
+        ['N,M,T\n4,4000,10\n', '1 run(s) cannot determine 2 parameter(s) with an error estimate: at least 3 are needed'],
+        ['N,M,T\n4,4000,10\n4,4000,11\n4,4000,12\n', 'every run has the same inputs (N, M)'],
+        ['N,M,T\n4,4000,abc\n', "line 2, column 3: T 'abc' is not a number"],
+      ];
+      for (const [text, want] of cases) {
+        const p = await paste(text);
+        assert.ok(p.error.startsWith(want), `${JSON.stringify(text)}: ${p.error}`);
+        assert.equal(p.tables.length, 0);
+        assert.ok(p.chartsHidden);
+      }
+      assert.equal(await page.$$eval(`${PANEL} img`, (imgs) => imgs.length), 0, 'text is never markup');
+      assert.equal(await page.getAttribute(`${PANEL} .calibration-text`, 'aria-invalid'), 'true');
+    });
+  });
+});
