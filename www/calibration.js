@@ -17,12 +17,6 @@ import { tableCards } from './results.js';
 import { MAX_LINKED_DATA, writeHash } from './hash.js';
 import { fillForm } from './form.js';
 
-/** The charts the fit draws (Calibrated.charts, in this order). */
-const CHARTS = [
-  { id: 'calibration-fit', title: 'Measured runs and the calibrated model', caption: '' },
-  { id: 'calibration-residuals', title: 'Residuals', caption: 'Measured minus fitted, run by run.' },
-];
-
 const section = () => $('calibration').querySelector('.calibration');
 
 /** Parameters a fit can move: numbers that take any real value in a range. */
@@ -60,7 +54,7 @@ export function buildCalibration(model) {
         el('button', { type: 'button', class: 'export-csv', text: 'Export CSV' }),
         el('button', { type: 'button', class: 'export-json', text: 'Export JSON' })),
       el('div', { class: 'dataset-tables tables' }),
-      el('div', { class: 'dataset-charts charts', hidden: true }, CHARTS.map(chartFigure))));
+      el('div', { class: 'dataset-charts charts', hidden: true })));
 }
 
 /** The panel's controls shown as state.calibration holds them. */
@@ -159,7 +153,10 @@ function show(answer) {
   s.querySelector('.calibration-text').setAttribute('aria-invalid', answer?.error ? 'true' : 'false');
   s.querySelector('.dataset-tables').replaceChildren(...(a ? tableCards(a.tables) : []));
   s.querySelector('.dataset-actions').hidden = !a;
-  s.querySelector('.dataset-charts').hidden = !a;
+  const charts = s.querySelector('.dataset-charts');
+  charts.hidden = !a;
+  // A figure per chart of the answer (the fit, the residuals against each input, the scaling laws).
+  charts.replaceChildren(...(a ? a.charts.map((c, i) => chartFigure({ id: `calibration-${i}`, title: c.title, caption: '' })) : []));
   if (a) paintCalibrationCharts();
 }
 

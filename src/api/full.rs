@@ -106,7 +106,11 @@ pub fn calibrate(
         result: cal.to_json(&intervals),
         csv: crate::table::to_csv(&tables),
         tables,
-        charts: cal.charts(model, &base),
+        charts: {
+            let mut charts = cal.charts(model, &base);
+            charts.extend(laws.as_ref().and_then(|l| cal.laws_chart(model.spec(), l, at)));
+            charts
+        },
         laws: laws.and_then(|l| serde_json::to_value(l).ok()),
     })
 }

@@ -774,7 +774,9 @@ impl Calibration {
         } else {
             format!("measured − fitted ({y_label})")
         };
-        vec![
+        let residual_note =
+            "A pattern here (a trend, a curve) is what the model leaves unexplained; noise is scatter about zero.";
+        let mut charts = vec![
             Chart {
                 title: format!("Measured {} and the calibrated model", self.output),
                 x: Axis::new(x_label.clone(), x_scale),
@@ -784,14 +786,80 @@ impl Calibration {
                 note: Some(fit_note.to_string()),
             },
             Chart {
-                title: "Residuals".to_string(),
+                title: match x_key {
+                    Some(k) => format!("Residuals against {k}"),
+                    None => "Residuals".to_string(),
+                },
                 x: Axis::new(x_label, x_scale),
-                y: Axis::new(residual_unit, Scale::Linear),
+                y: Axis::new(residual_unit.clone(), Scale::Linear),
                 series: residual_series,
                 legend: Corner::Auto,
-                note: Some("A pattern here (a trend, a curve) is what the model leaves unexplained; noise is scatter about zero.".to_string()),
+                note: Some(residual_note.to_string()),
             },
-        ]
+        ];
+        // The residuals against each other input, in the file's order.
+        for (i, key) in self.inputs.iter().enumerate().filter(|(i, _)| Some(*i) != x) {
+            let points: Vec<(f64, f64)> = self
+                .points
+                .iter()
+                .filter_map(|p| {
+                    let r = if self.relative { 100.0 * p.residual / p.measured } else { p.residual };
+                    Some((*p.inputs.get(i)?, r))
+                })
+                .collect();
+            let xs: Vec<f64> = points.iter().map(|p| p.0).collect();
+            let scale = if log(&xs) { Scale::Log } else { Scale::Linear };
+            let (lo, hi) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(*x), hi.max(*x)));
+            charts.push(Chart {
+                title: format!("Residuals against {key}"),
+                x: Axis::new(spec.axis_label(key), scale),
+                y: Axis::new(residual_unit.clone(), Scale::Linear),
+                series: vec![
+                    Series::new("residual", Style::Points, 1, points),
+                    Series::new("", Style::Dashed, INK, vec![(lo, 0.0), (hi, 0.0)]),
+                ],
+                legend: Corner::Auto,
+                note: Some(residual_note.to_string()),
+            });
+        }
+        charts
+    }
+
+    /// The runs of one input over the best scaling laws they follow
+    /// (`laws`, the first three), drawn over the runs' range and, dashed, on
+    /// to `at` (the form's value of the input) where that lies beyond.
+    pub fn laws_chart(&self, spec: &ModelSpec, laws: &crate::fit::laws::Laws, at: Option<f64>) -> Option<Chart> {
+        let input = *self.inputs.first()?;
+        let points: Vec<(f64, f64)> =
+            self.points.iter().filter_map(|p| Some((*p.inputs.first()?, p.measured))).collect();
+        let (lo, hi) = (laws.p_min, laws.p_max);
+        let reach = at.filter(|x| x.is_finite() && *x > hi && *x <= 1e3 * hi);
+        let grid = |from: f64, to: f64| -> Vec<f64> {
+            (0..CURVE_POINTS).map(|j| from * (to / from).powf(j as f64 / (CURVE_POINTS - 1) as f64)).collect()
+        };
+        let mut series = vec![Series::new("measured", Style::Points, 6, points)];
+        for (i, h) in laws.hypotheses.iter().take(3).enumerate() {
+            let curve = |xs: Vec<f64>| -> Vec<(f64, f64)> {
+                xs.into_iter().map(|x| (x, h.at(x))).filter(|(_, y)| *y > 0.0).collect()
+            };
+            let name = h.formula.replace('p', input);
+            series.push(Series::new(name, Style::Line, i, curve(grid(lo, hi))));
+            if let Some(to) = reach {
+                series.push(Series::new("", Style::Dashed, i, curve(grid(hi, to))));
+            }
+        }
+        let positive = laws.hypotheses.iter().take(3).all(|h| h.at(lo) > 0.0 && h.at(hi) > 0.0);
+        Some(Chart {
+            title: format!("Scaling laws of {} in {input}", self.output),
+            x: Axis::new(spec.axis_label(input), Scale::Log),
+            y: Axis::new(spec.axis_label(self.output), if positive { Scale::Log } else { Scale::Linear }),
+            series,
+            legend: Corner::Auto,
+            note: Some(format!(
+                "The runs and the three best laws (first: the one chosen){}.",
+                if reach.is_some() { format!(", dashed past the runs to the form's {input}") } else { String::new() }
+            )),
+        })
     }
 }
 

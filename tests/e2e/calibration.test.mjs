@@ -96,7 +96,9 @@ describe('calibration', () => {
       assert.ok(outputs.rows.filter((r) => r !== t).every((r) => r[3] === '—'));
       assert.ok(!p.chartsHidden);
       const ink = await canvasInk(page, `${PANEL} .dataset-charts canvas`);
-      for (const id of ['calibration-fit', 'calibration-residuals']) assert.ok(ink[id].coloured > 200, `${id} painted: ${JSON.stringify(ink[id])}`);
+      // The fit, the residuals against N and against M.
+      assert.deepEqual(Object.keys(ink), ['calibration-0', 'calibration-1', 'calibration-2']);
+      for (const [id, c] of Object.entries(ink)) assert.ok(c.coloured > 200, `${id} painted: ${JSON.stringify(c)}`);
       assertCleanPage(log, env.url.replace(/\/$/, ''));
     });
   });
@@ -139,6 +141,8 @@ describe('calibration', () => {
       const laws = p.tables.find((t) => t.id === 'calibration-laws');
       assert.ok(laws, 'the scaling laws of runs that vary one input');
       assert.equal(laws.rows.length, 5);
+      const titles = await page.$$eval(`${PANEL} .dataset-charts figure canvas`, (cs) => cs.map((c) => c.getAttribute('aria-label')));
+      assert.deepEqual(titles, ['Measured T and the calibrated model', 'Residuals against p', 'Scaling laws of T in p']);
       const h = await hashParams(page);
       assert.equal(h['cal.csv'], csv);
       assert.equal(h['cal.fit'], 'C0,C1,C2');
