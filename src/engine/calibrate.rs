@@ -1016,8 +1016,7 @@ pub fn monte_carlo(
     let spec = model.spec();
     let keys: Vec<&'static str> = cal.fitted.iter().map(|f| f.key).collect();
     let k = keys.len();
-    let chol = cal.covariance.clone().cholesky()?;
-    let l = chol.l();
+    let l = crate::fit::lm::cholesky(&cal.covariance)?;
     // splitmix64 of the seed: xorshift started from a small seed gives
     // tiny numbers first.
     let mut state = {

@@ -267,7 +267,7 @@ pub fn minimise(
                     *v += lambda * d * d;
                 }
             }
-            match damped.cholesky().map(|c| c.solve(&(-&gf))) {
+            match cholesky(&damped).and_then(|l| cholesky_solve(&l, &(-&gf))) {
                 Some(s) if scaled_norm(&s) <= 1.5 * radius => {
                     step = Some(s);
                     break;
@@ -391,13 +391,12 @@ pub fn estimates(min: &Minimum) -> Option<Estimates> {
             col.fill(0.0);
         }
     }
-    let svd = scaled.svd(false, true);
-    let vt = svd.v_t.as_ref()?;
-    let top = svd.singular_values.iter().fold(0.0_f64, |m, s| m.max(*s));
+    let (singular, right) = jacobi_svd(&scaled);
+    let top = singular.iter().fold(0.0_f64, |m, s| m.max(*s));
     let mut unidentified = Vec::new();
     let mut inverse = DMatrix::zeros(k, k);
-    for (a, &s) in svd.singular_values.iter().enumerate() {
-        let v = vt.row(a).transpose();
+    for (a, &s) in singular.iter().enumerate() {
+        let v = right.column(a).into_owned();
         if s <= IDENTIFIABLE_RCOND * top || top == 0.0 {
             let moved: Vec<usize> = (0..k).filter(|&j| !held(j) && v.get(j).is_some_and(|x| x.abs() > 0.1)).collect();
             if !moved.is_empty() {
@@ -436,4 +435,100 @@ pub fn estimates(min: &Minimum) -> Option<Estimates> {
         }
     });
     Some(Estimates { covariance, stderr, correlation, dof, sigma: sigma2.sqrt(), t95: super::t95(dof), unidentified })
+}
+
+/// The singular values of `a` (n × k, n ≥ k) and its right singular
+/// vectors (the columns of V), by one-sided Jacobi rotations (Hestenes,
+/// 1958; accurate to the last digits of each singular value however small,
+/// Demmel and Veselić, 1992): columns are rotated pairwise until all are
+/// orthogonal, and their lengths are the singular values. A few sweeps
+/// for the handful of parameters a fit has; nalgebra's SVD (with its
+/// Cholesky) took 16 KB more of the page's module.
+pub fn jacobi_svd(a: &DMatrix<f64>) -> (Vec<f64>, DMatrix<f64>) {
+    let k = a.ncols();
+    let mut u = a.clone();
+    let mut v = DMatrix::identity(k, k);
+    for _ in 0..60 {
+        let mut rotated = false;
+        for p in 0..k {
+            for q in p + 1..k {
+                let alpha = u.column(p).norm_squared();
+                let beta = u.column(q).norm_squared();
+                let gamma = u.column(p).dot(&u.column(q));
+                if gamma == 0.0 || gamma.abs() <= f64::EPSILON * (alpha * beta).sqrt() {
+                    continue;
+                }
+                rotated = true;
+                let zeta = (beta - alpha) / (2.0 * gamma);
+                let t = zeta.signum() / (zeta.abs() + (1.0 + zeta * zeta).sqrt());
+                let c = 1.0 / (1.0 + t * t).sqrt();
+                let s = c * t;
+                for m in [&mut u, &mut v] {
+                    for i in 0..m.nrows() {
+                        let (x, y) = (m.get((i, p)).copied().unwrap_or(0.0), m.get((i, q)).copied().unwrap_or(0.0));
+                        if let Some(e) = m.get_mut((i, p)) {
+                            *e = c * x - s * y;
+                        }
+                        if let Some(e) = m.get_mut((i, q)) {
+                            *e = s * x + c * y;
+                        }
+                    }
+                }
+            }
+        }
+        if !rotated {
+            break;
+        }
+    }
+    ((0..k).map(|j| u.column(j).norm()).collect(), v)
+}
+
+/// The lower-triangular L with L Lᵀ = `a` (symmetric, positive
+/// semidefinite): a pivot at or below 10⁻¹⁴ of its diagonal entry (a
+/// parameter held at a bound has a zero row and column of covariance)
+/// leaves its column of L zero. `None` for a negative pivot (not
+/// semidefinite).
+pub fn cholesky(a: &DMatrix<f64>) -> Option<DMatrix<f64>> {
+    let k = a.nrows();
+    let mut l: DMatrix<f64> = DMatrix::zeros(k, k);
+    for j in 0..k {
+        let row: f64 = (0..j).map(|m| l.get((j, m)).copied().unwrap_or(0.0).powi(2)).sum();
+        let diagonal = a.get((j, j)).copied()?;
+        let d = diagonal - row;
+        // Relative to the pivot's own diagonal entry: a fit's parameters
+        // differ in scale by many decades.
+        if d <= 1e-14 * diagonal.abs() {
+            if d < -1e-10 * diagonal.abs() {
+                return None;
+            }
+            continue;
+        }
+        let ljj = d.sqrt();
+        *l.get_mut((j, j))? = ljj;
+        for i in j + 1..k {
+            let dot: f64 =
+                (0..j).map(|m| l.get((i, m)).copied().unwrap_or(0.0) * l.get((j, m)).copied().unwrap_or(0.0)).sum();
+            *l.get_mut((i, j))? = (a.get((i, j)).copied()? - dot) / ljj;
+        }
+    }
+    Some(l)
+}
+
+/// x with L Lᵀ x = b, for L from [`cholesky`] of a positive definite
+/// matrix (`None` where a pivot is zero).
+fn cholesky_solve(l: &DMatrix<f64>, b: &DVector<f64>) -> Option<DVector<f64>> {
+    let k = l.nrows();
+    let mut y = b.clone();
+    for i in 0..k {
+        let dot: f64 = (0..i).map(|m| l.get((i, m)).copied().unwrap_or(0.0) * y.get(m).copied().unwrap_or(0.0)).sum();
+        let d = l.get((i, i)).copied().filter(|d| *d > 0.0)?;
+        *y.get_mut(i)? = (y.get(i).copied()? - dot) / d;
+    }
+    for i in (0..k).rev() {
+        let dot: f64 =
+            (i + 1..k).map(|m| l.get((m, i)).copied().unwrap_or(0.0) * y.get(m).copied().unwrap_or(0.0)).sum();
+        let d = l.get((i, i)).copied()?;
+        *y.get_mut(i)? = (y.get(i).copied()? - dot) / d;
+    }
+    Some(y)
 }
