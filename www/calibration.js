@@ -14,7 +14,7 @@ import { fieldText, fullReady, paintChart } from './wasm.js';
 import { workerClient } from './worker-client.js';
 import { chartFigure } from './charts.js';
 import { tableCards } from './results.js';
-import { MAX_LINKED_DATA, writeHash } from './hash.js';
+import { MAX_LINKED_COMPRESSED, MAX_LINKED_DATA, writeHash } from './hash.js';
 import { fillForm } from './form.js';
 
 const section = () => $('calibration').querySelector('.calibration');
@@ -51,8 +51,9 @@ export function buildCalibration(model) {
         el('p', { class: 'dataset-privacy', text: 'Runs stay in this page: nothing is uploaded. The link keeps an example, or pasted runs up to 2 KB.' })),
       el('div', { class: 'dataset-actions', hidden: true },
         el('button', { type: 'button', class: 'use-fit', text: 'Use the fitted values in the model' }),
-        el('button', { type: 'button', class: 'export-csv', text: 'Export CSV' }),
-        el('button', { type: 'button', class: 'export-json', text: 'Export JSON' })),
+        el('button', { type: 'button', class: 'save-runs', text: 'Save the runs (CSV)' }),
+        el('button', { type: 'button', class: 'export-csv', text: 'Export the fit (CSV)' }),
+        el('button', { type: 'button', class: 'export-json', text: 'Export the fit (JSON)' })),
       el('div', { class: 'dataset-tables tables' }),
       el('div', { class: 'dataset-charts charts', hidden: true })));
 }
@@ -70,9 +71,56 @@ function showControls() {
   showLinkNote();
 }
 
-/** Sets the panel from a link's cal.* entries: {example, text, fit, relative}. */
-export function setCalibration({ example = '', text = '', fit = [], relative = false }) {
+/** Text as deflate-raw bytes in base64url: the runs a link keeps compressed. */
+async function deflate(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The text of `deflate`'s output; throws where it is not one. */
+async function inflate(z) {
+  const binary = atob(z.replace(/-/g, '+').replace(/_/g, '/'));
+  const bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return new Response(stream).text();
+}
+
+/** Compresses runs too long for the link as they are, then writes the hash with them (if they fit). */
+async function compressForLink() {
   const c = state.calibration;
+  const text = c.text;
+  if (c.example || text.length <= MAX_LINKED_DATA || c.compressed?.text === text) return;
+  try {
+    const z = await deflate(text);
+    if (c.text !== text) return; // newer runs
+    c.compressed = { text, z };
+    writeHash();
+    showLinkNote();
+  } catch {
+    c.compressed = null; // no CompressionStream: the link keeps no runs, and the note says so
+  }
+}
+
+/** Sets the panel from a link's cal.* entries: {example, text, compressed, fit, relative}. */
+export function setCalibration({ example = '', text = '', compressed = '', fit = [], relative = false }) {
+  const c = state.calibration;
+  if (compressed) {
+    if (c.compressed?.z === compressed && fit.join() === c.fit.join() && relative === c.relative) return;
+    c.compressed = { text: null, z: compressed, pending: true }; // the hash keeps it meanwhile
+    inflate(compressed).then((runs) => {
+      if (c.compressed?.z !== compressed) return; // a newer link
+      c.compressed = { text: runs, z: compressed };
+      setCalibration({ text: runs, fit, relative });
+      writeHash();
+    }, () => {
+      c.compressed = null;
+      section().querySelector('.dataset-error').textContent = "The link's compressed runs could not be read (not deflate data in base64url): left out.";
+    });
+    return;
+  }
   if (example && example === c.example && fit.join() === c.fit.join() && relative === c.relative) return;
   if (!example && text === c.text && fit.join() === c.fit.join() && relative === c.relative && !c.example) return;
   Object.assign(c, { fit, relative, example, text: example ? c.text : text });
@@ -184,10 +232,14 @@ export function paintCalibrationCharts() {
 /** Says whether the link holds the runs: an example or short pasted runs do. */
 function showLinkNote() {
   const c = state.calibration;
+  const zipped = c.compressed?.text === c.text ? c.compressed.z.length : null;
   const kept = c.example || !c.text.trim() || c.text.length <= MAX_LINKED_DATA;
+  const size = `${(c.text.length / 1024).toFixed(1)} KB`;
   section().querySelector('.dataset-privacy').textContent = kept
-    ? 'Runs stay in this page: nothing is uploaded. The link keeps an example, or pasted runs up to 2 KB.'
-    : `Runs stay in this page: nothing is uploaded. These ${(c.text.length / 1024).toFixed(1)} KB are more than a link keeps (2 KB): save them as a file to share them.`;
+    ? 'Runs stay in this page: nothing is uploaded. The link keeps an example, or pasted runs up to 2 KB (more when they compress to 2 KB).'
+    : zipped !== null && zipped <= MAX_LINKED_COMPRESSED
+      ? `Runs stay in this page: nothing is uploaded. The link keeps these ${size} compressed to ${(zipped * 3 / 4 / 1024).toFixed(1)} KB.`
+      : `Runs stay in this page: nothing is uploaded. These ${size} are more than a link keeps (2 KB compressed): save the runs as a file to share them.`;
 }
 
 /** Input, change or click in the panel. True when the fitted values went into the form. */
@@ -205,6 +257,7 @@ export function onCalibrationEvent(event) {
     }
     writeHash();
     showLinkNote();
+    compressForLink();
     scheduleCalibration();
   } else if (t.classList.contains('calibration-example') && event.type === 'change') {
     loadExample(t.value, true);
@@ -213,6 +266,7 @@ export function onCalibrationEvent(event) {
       Object.assign(c, { text, example: '' });
       showControls();
       writeHash();
+      compressForLink();
       scheduleCalibration(0);
     });
   } else if (t.type === 'checkbox' && event.type === 'change') {
@@ -228,7 +282,9 @@ export function onCalibrationEvent(event) {
       fillForm();
       return true;
     }
-    if (b.classList.contains('export-json')) {
+    if (b.classList.contains('save-runs')) {
+      download(`isoperf-${state.model.id}-runs.csv`, 'text/csv', c.text);
+    } else if (b.classList.contains('export-json')) {
       download(`isoperf-${state.model.id}-calibration.json`, 'application/json', JSON.stringify(result, null, 2));
     } else if (b.classList.contains('export-csv')) {
       download(`isoperf-${state.model.id}-calibration.csv`, 'text/csv', c.calibrated.csv);

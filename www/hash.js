@@ -16,10 +16,17 @@ import { GRIDS } from './map.js';
 export const hashParams = () => new URLSearchParams(location.hash.replace(/^#/, ''));
 
 /** Keys of the hash that are not parameters: the model, the map's, `embed`. */
-const PAGE_KEYS = new Set(['model', 'embed', 'scenario', 'map.output', 'map.x', 'map.y', 'map.levels', 'map.grid', 'cal.data', 'cal.csv', 'cal.fit', 'cal.rel']);
+const PAGE_KEYS = new Set(['model', 'embed', 'scenario', 'map.output', 'map.x', 'map.y', 'map.levels', 'map.grid', 'cal.data', 'cal.csv', 'cal.z', 'cal.fit', 'cal.rel']);
 
 /** The longest pasted data a link holds (characters): longer data stay in the page only, and its panel says so. */
 export const MAX_LINKED_DATA = 2048;
+
+/**
+ * The longest compressed runs a link holds: 2 KB of deflate output, as
+ * base64url (4 characters per 3 bytes). Runs longer than MAX_LINKED_DATA
+ * go in the link compressed (`cal.z`) when they compress to this.
+ */
+export const MAX_LINKED_COMPRESSED = Math.ceil((2048 * 4) / 3);
 
 /** The most scenarios a link pins (as scenarios.js). */
 const MAX_SCENARIOS = 4;
@@ -114,9 +121,13 @@ export function readHash() {
   return { model, values, examples, texts, map, scenarios, calibration: readCalibration(h, model, notices), notices };
 }
 
-/** The calibration panel's entries: `cal.data` (an example) or `cal.csv` (pasted runs), `cal.fit`, `cal.rel`. */
+/**
+ * The calibration panel's entries: `cal.data` (an example), `cal.csv`
+ * (pasted runs) or `cal.z` (longer runs, deflated, base64url: the panel
+ * inflates them), `cal.fit`, `cal.rel`.
+ */
 function readCalibration(h, model, notices) {
-  const cal = { example: '', text: '', fit: [], relative: h.get('cal.rel') === '1' };
+  const cal = { example: '', text: '', compressed: '', fit: [], relative: h.get('cal.rel') === '1' };
   const example = h.get('cal.data');
   if (example !== null) {
     if (model.calibration_examples.some((e) => e.id === example)) cal.example = example;
@@ -126,6 +137,11 @@ function readCalibration(h, model, notices) {
   if (text !== null && !cal.example) {
     if (text.length <= MAX_LINKED_DATA) cal.text = text;
     else notices.push(`The link's runs to calibrate from are ${text.length} characters long, more than a link holds (${MAX_LINKED_DATA}): left out.`);
+  }
+  const compressed = h.get('cal.z');
+  if (compressed !== null && !cal.example && !cal.text) {
+    if (compressed.length <= MAX_LINKED_COMPRESSED && /^[\w-]*$/.test(compressed)) cal.compressed = compressed;
+    else notices.push(`The link's compressed runs to calibrate from are not readable (${compressed.length} characters; at most ${MAX_LINKED_COMPRESSED} of base64url): left out.`);
   }
   const fittable = new Set(model.params.filter((p) => p.kind === 'number' && !p.integer).map((p) => p.key));
   const fit = (h.get('cal.fit') ?? '').split(',').filter(Boolean);
@@ -151,8 +167,10 @@ export function writeHash() {
   const c = state.calibration;
   if (c.example) h.set('cal.data', c.example);
   else if (c.text.trim() && c.text.length <= MAX_LINKED_DATA) h.set('cal.csv', c.text);
-  if ((c.example || c.text.trim()) && c.fit.length) h.set('cal.fit', c.fit.join(','));
-  if ((c.example || c.text.trim()) && c.relative) h.set('cal.rel', '1');
+  else if (c.compressed?.pending || (c.text.trim() && c.compressed?.text === c.text && c.compressed.z.length <= MAX_LINKED_COMPRESSED)) h.set('cal.z', c.compressed.z);
+  const runs = c.example || c.text.trim() || c.compressed?.pending;
+  if (runs && c.fit.length) h.set('cal.fit', c.fit.join(','));
+  if (runs && c.relative) h.set('cal.rel', '1');
   const r = state.map.request;
   if (state.map.custom && r) {
     h.set('map.output', r.output);

@@ -62,10 +62,10 @@ export const state = {
    */
   data: { text: {}, example: {}, analysis: {}, charts: {}, asked: {}, clients: {}, timer: 0 },
   /**
-   * The calibration panel: its runs (text) and chosen example, the
-   * parameters ticked to fit, relative errors or not, the last answer
+   * The calibration panel: its runs (text) and chosen example, the runs
+   * deflated for the link ({text, z}: z for that text),  the parameters ticked to fit, relative errors or not, the last answer
    * ({result, tables, charts, laws, csv} from calibrate), what that answer
    * was asked for, its worker and the debounce timer.
    */
-  calibration: { text: '', example: '', fit: [], relative: false, calibrated: null, asked: '', client: null, timer: 0 },
+  calibration: { text: '', example: '', compressed: null, fit: [], relative: false, calibrated: null, asked: '', client: null, timer: 0 },
 };

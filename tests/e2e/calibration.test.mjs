@@ -163,6 +163,38 @@ describe('calibration', () => {
     }
   });
 
+  test('runs longer than 2 KB go in the link compressed, and the link restores them', async () => {
+    // 400 runs of eq. (1) at p = 1 … 1024 (about 5 KB): too long for the link as text.
+    const rows = [];
+    for (let i = 0; i < 400; i++) {
+      const p = 2 ** (i % 11);
+      rows.push(`${p},${((1 + 100 / p + 5 / Math.sqrt(p)) * (1 + 0.01 * Math.sin(7 * i))).toPrecision(6)}`);
+    }
+    const csv = `p,time\n${rows.join('\n')}\n`;
+    assert.ok(csv.length > 4000);
+    const { page, close } = await openPage(env, { hash: 'model=scaling&cal.fit=C0,C1,C2' });
+    try {
+      await page.click(`${PANEL} > summary`);
+      await page.fill(`${PANEL} .calibration-text`, csv);
+      await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).has('cal.z'));
+      const p = await fitted(page);
+      const h = await hashParams(page);
+      assert.ok(!('cal.csv' in h) && h['cal.z'].length <= 2731, `${h['cal.z'].length} characters`);
+      assert.match(await page.textContent(`${PANEL} .dataset-privacy`), /The link keeps these \d\.\d KB compressed to \d\.\d KB\./);
+      const again = await openPage(env, { hash: new URLSearchParams(h).toString() });
+      try {
+        const q = await fitted(again.page);
+        assert.equal(q.text, csv);
+        assert.deepEqual(q.tables.map((t) => t.rows), p.tables.map((t) => t.rows));
+        assert.equal((await hashParams(again.page))['cal.z'], h['cal.z'], 'the link keeps its runs');
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await close();
+    }
+  });
+
   test('bad runs and choices are named at their line, column or parameter; never script from text', async () => {
     await withPage(env, { hash: 'model=pmm' }, async ({ page }) => {
       await page.click(`${PANEL} > summary`);
