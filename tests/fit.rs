@@ -262,3 +262,17 @@ fn few_or_narrow_data_are_flagged_and_bad_values_refused() {
     );
     assert!(search(&[(0.5, 1.0), (2.0, 0.5), (4.0, 0.3)]).unwrap_err().to_string().contains("p ≥ 1"));
 }
+
+/// A sum of squares that falls without end (its infimum is at θ → ∞):
+/// the fit says it did not converge, and returns the best point reached.
+#[test]
+fn a_fit_without_a_minimum_says_it_did_not_converge() {
+    let mut residuals =
+        |b: &[f64]| -> Option<Vec<f64>> { Some(vec![1.0 / (1.0 + b[0] * b[0]), 1.0 / (2.0 + b[0] * b[0])]) };
+    let min = minimise(&mut residuals, &[1.0], &[Bound::FREE]).unwrap();
+    assert!(!min.converged, "{min:?}");
+    assert_eq!(min.iterations, isoperf::fit::lm::MAX_ITERATIONS);
+    // The best point reached: far out (θ about 3 × 10¹⁷ here), its sum of
+    // squares far below the start's 0.36.
+    assert!(min.params[0].abs() > 1e3 && min.rss < 1e-12, "{min:?}");
+}
