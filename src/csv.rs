@@ -196,6 +196,22 @@ fn fields(line: &str, sep: char) -> Result<Vec<Cow<'_, str>>, (usize, &'static s
     }
 }
 
+/// The number in `field` of column `name`, or why it is not one: empty, a
+/// decimal comma, not a number, not finite.
+fn number(field: &str, name: &str) -> Result<f64, String> {
+    if field.is_empty() {
+        return Err(format!("{name} is empty"));
+    }
+    if field.contains(',') {
+        return Err(format!("{name} '{}' has a decimal comma; use a decimal point", echo(field)));
+    }
+    let x: f64 = field.parse().map_err(|_| format!("{name} '{}' is not a number", echo(field)))?;
+    if !x.is_finite() {
+        return Err(format!("{name} must be finite, not '{}'", echo(field)));
+    }
+    Ok(x)
+}
+
 /// Reads one row of `columns.len()` measurements per data line, in the
 /// order of `columns`. A first line with no number in it is the header; when
 /// it names the columns they are read by name.
@@ -260,16 +276,7 @@ pub fn read(text: &str, columns: &[Column]) -> Result<Vec<Vec<f64>>, AnalysisErr
         for (column, &at) in columns.iter().zip(&layout.fields) {
             let (name, field) = (column.name, fields.get(at).map_or("", |f| f.as_ref()));
             let err = |message: String| AnalysisError::at(line, at + 1, message);
-            if field.is_empty() {
-                return Err(err(format!("{name} is empty")));
-            }
-            if field.contains(',') {
-                return Err(err(format!("{name} '{}' has a decimal comma; use a decimal point", echo(field))));
-            }
-            let x: f64 = field.parse().map_err(|_| err(format!("{name} '{}' is not a number", echo(field))))?;
-            if !x.is_finite() {
-                return Err(err(format!("{name} must be finite, not '{}'", echo(field))));
-            }
+            let x = number(field, name).map_err(err)?;
             if let Some(valid) = column.measure.refuse(x) {
                 // The number as read (a 50-digit field reads back as 1.1111111111111111e49).
                 let x = crate::format::field_text(x);
@@ -355,19 +362,7 @@ pub fn read_named(text: &str) -> Result<Named, AnalysisError> {
         }
         let mut row = Vec::with_capacity(fields.len());
         for (at, (field, name)) in fields.iter().zip(&table.header).enumerate() {
-            let err = |message: String| AnalysisError::at(line, at + 1, message);
-            let name = echo(name);
-            if field.is_empty() {
-                return Err(err(format!("{name} is empty")));
-            }
-            if field.contains(',') {
-                return Err(err(format!("{name} '{}' has a decimal comma; use a decimal point", echo(field))));
-            }
-            let x: f64 = field.parse().map_err(|_| err(format!("{name} '{}' is not a number", echo(field))))?;
-            if !x.is_finite() {
-                return Err(err(format!("{name} must be finite, not '{}'", echo(field))));
-            }
-            row.push(x);
+            row.push(number(field, &echo(name)).map_err(|message| AnalysisError::at(line, at + 1, message))?);
         }
         table.rows.push((line, row));
     }

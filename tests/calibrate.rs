@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use isoperf::engine::calibrate::{calibrate, monte_carlo, Calibration, Request};
+use isoperf::fit::Normal;
 use isoperf::model::AnyModel;
 use isoperf::models::find;
 use isoperf::spec::{Params, RawParams, RawValue};
@@ -24,35 +25,11 @@ fn output(model: &dyn AnyModel, p: &Params, key: &str) -> f64 {
     model.evaluate(p).unwrap().number(key).unwrap()
 }
 
-/// A deterministic standard normal sample (xorshift from a seed mixed by
-/// splitmix64: a small seed would start xorshift on tiny numbers).
-struct Noise(u64);
-
-fn seeded(seed: u64) -> Noise {
-    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    Noise((z ^ (z >> 31)).max(1))
-}
-
-impl Noise {
-    fn normal(&mut self) -> f64 {
-        let mut u = || {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            ((self.0 >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-        };
-        let (a, b) = (u(), u());
-        (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos()
-    }
-}
-
 /// Runs of pmm (Fox) on N = 1 … 256 processes and M = 4000 … 16 000, each
 /// time from the model at (T_FLOPS, T_COMM) with relative noise `sigma`.
 fn pmm_runs(sigma: f64, seed: u64) -> String {
     let pmm = find("pmm").unwrap();
-    let mut noise = seeded(seed);
+    let mut noise = Normal::seeded(seed);
     let mut csv = String::from("N,M,T\n");
     for n in [1, 4, 16, 64, 256] {
         for m in [4000, 8000, 16000] {
@@ -61,7 +38,7 @@ fn pmm_runs(sigma: f64, seed: u64) -> String {
                 pmm,
                 &[("N", &n), ("M", &m), ("t_flops", &T_FLOPS.to_string()), ("t_comm", &T_COMM.to_string())],
             );
-            let t = output(pmm, &truth, "T") * (1.0 + sigma * noise.normal());
+            let t = output(pmm, &truth, "T") * (1.0 + sigma * noise.draw());
             csv += &format!("{n},{m},{t}\n");
         }
     }

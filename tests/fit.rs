@@ -6,6 +6,7 @@
 
 use isoperf::fit::laws::{search, LawsError};
 use isoperf::fit::lm::{estimates, minimise, Bound};
+use isoperf::fit::Normal;
 
 /// NIST certifies 11 digits; a solver that reaches the minimum agrees to
 /// about 7 in the parameters (the flat valley of these problems) and more
@@ -157,38 +158,13 @@ fn a_parameter_the_residuals_ignore_is_named_unidentified() {
     assert_eq!(estimates(&min).unwrap().unidentified, vec![vec![0, 2]]);
 }
 
-/// A deterministic normal sample (xorshift and Box–Muller), from a seed
-/// mixed by splitmix64: a small seed would start xorshift on tiny numbers.
-struct Noise(u64);
-
-fn seeded(seed: u64) -> Noise {
-    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    Noise((z ^ (z >> 31)).max(1))
-}
-
-impl Noise {
-    fn uniform(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        ((self.0 >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-    }
-
-    fn normal(&mut self) -> f64 {
-        let (u, v) = (self.uniform(), self.uniform());
-        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-    }
-}
-
 /// p = 1, 2, 4, … 1024, `repeats` runs each, times from `law` with
 /// relative noise `sigma`.
 fn draw(law: impl Fn(f64) -> f64, sigma: f64, repeats: usize, seed: u64) -> Vec<(f64, f64)> {
-    let mut noise = seeded(seed);
+    let mut noise = Normal::seeded(seed);
     (0..=10)
         .flat_map(|e| std::iter::repeat_n(f64::from(1 << e), repeats))
-        .map(|p| (p, law(p) * (1.0 + sigma * noise.normal())))
+        .map(|p| (p, law(p) * (1.0 + sigma * noise.draw())))
         .collect()
 }
 

@@ -15,12 +15,9 @@ import { workerClient } from './worker-client.js';
 import { chartFigure } from './charts.js';
 import { tableCards } from './results.js';
 import { MAX_LINKED_COMPRESSED, MAX_LINKED_DATA, writeHash } from './hash.js';
-import { fillForm } from './form.js';
+import { fillForm, fittable } from './form.js';
 
 const section = () => $('calibration').querySelector('.calibration');
-
-/** Parameters a fit can move: numbers that take any real value in a range. */
-export const fittable = (model) => model.params.filter((p) => p.kind === 'number' && !p.integer);
 
 export function buildCalibration(model) {
   state.calibration.client?.cancel();

@@ -31,6 +31,9 @@ export function changedValues() {
   return Object.fromEntries(state.results.changed.map((k) => [k, state.values[k]]));
 }
 
+/** Parameters a calibration can fit: numbers that take any real value in a range (engine::calibrate's rule). */
+export const fittable = (model) => model.params.filter((p) => p.kind === 'number' && !p.integer);
+
 /** The form's text for every parameter at its default (empty where a fallback applies). */
 export function defaultsOf(model) {
   const v = {};

@@ -9,7 +9,7 @@
 
 import { state } from './state.js';
 import { fieldText } from './wasm.js';
-import { defaultsOf } from './form.js';
+import { defaultsOf, fittable } from './form.js';
 import { GRIDS } from './map.js';
 
 /** The hash's keys and values. */
@@ -143,11 +143,11 @@ function readCalibration(h, model, notices) {
     if (compressed.length <= MAX_LINKED_COMPRESSED && /^[\w-]*$/.test(compressed)) cal.compressed = compressed;
     else notices.push(`The link's compressed runs to calibrate from are not readable (${compressed.length} characters; at most ${MAX_LINKED_COMPRESSED} of base64url): left out.`);
   }
-  const fittable = new Set(model.params.filter((p) => p.kind === 'number' && !p.integer).map((p) => p.key));
+  const movable = new Set(fittable(model).map((p) => p.key));
   const fit = (h.get('cal.fit') ?? '').split(',').filter(Boolean);
-  const unknown = fit.filter((k) => !fittable.has(k));
+  const unknown = fit.filter((k) => !movable.has(k));
   if (unknown.length) notices.push(`The link asks to fit ${unknown.slice(0, 3).map(quoted).join(', ')}, not ${unknown.length > 1 ? 'parameters' : 'a parameter'} of ${model.title} a fit can move: left out.`);
-  cal.fit = [...new Set(fit.filter((k) => fittable.has(k)))];
+  cal.fit = [...new Set(fit.filter((k) => movable.has(k)))];
   return cal;
 }
 

@@ -34,6 +34,10 @@ use crate::table::{Row, Status, Table};
 /// range is open (down to 0, or up without end).
 pub const LOG_REACH: f64 = 1e12;
 
+/// Other names of a column of times: a column so named is the model's
+/// first output in seconds (as a header `time` is).
+pub const TIME_ALIASES: &[&str] = &["t", "seconds", "runtime"];
+
 /// Units a header may give a column whose model unit is seconds or bytes,
 /// with their factors to it.
 const TIME_UNITS: &[(&str, f64)] =
@@ -175,7 +179,7 @@ fn columns(model: &dyn AnyModel, base: &Params, header: &[String], line: usize) 
         let by_name = |key: &str| key == name || key.eq_ignore_ascii_case(&name);
         let param = spec.params.iter().find(|p| p.key == name).or_else(|| spec.params.iter().find(|p| by_name(p.key)));
         // "time" (or t, runtime, seconds) names the model's first output in seconds.
-        let time = ["time", "t", "runtime", "seconds"].contains(&name.to_lowercase().as_str());
+        let time = name.eq_ignore_ascii_case("time") || TIME_ALIASES.contains(&name.to_lowercase().as_str());
         let out = spec
             .outputs
             .iter()
@@ -1002,7 +1006,7 @@ fn finite(x: f64) -> serde_json::Value {
 
 /// `output` at `params` for `samples` draws of the fitted parameters from
 /// the normal law of their estimate (mean the fitted values, covariance
-/// the fit's), by a seeded generator: the draws' 2.5% and 97.5% quantiles,
+/// the fit's), by a seeded generator ([`crate::fit::Normal`]): the draws' 2.5% and 97.5% quantiles,
 /// to check [`Calibration::interval`]'s linearisation. Draws outside a
 /// parameter's valid range, or where the model has no value, are skipped.
 pub fn monte_carlo(
@@ -1017,26 +1021,10 @@ pub fn monte_carlo(
     let keys: Vec<&'static str> = cal.fitted.iter().map(|f| f.key).collect();
     let k = keys.len();
     let l = crate::fit::lm::cholesky(&cal.covariance)?;
-    // splitmix64 of the seed: xorshift started from a small seed gives
-    // tiny numbers first.
-    let mut state = {
-        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        (z ^ (z >> 31)).max(1)
-    };
-    let mut uniform = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        ((state >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-    };
+    let mut normal = crate::fit::Normal::seeded(seed);
     let mut values = Vec::with_capacity(samples);
     for _ in 0..samples {
-        let z = DVector::from_fn(k, |_, _| {
-            let (u, v) = (uniform(), uniform());
-            (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-        });
+        let z = DVector::from_fn(k, |_, _| normal.draw());
         let theta: Vec<f64> = cal.fitted.iter().zip((&l * z).iter()).map(|(f, d)| f.value + d).collect();
         if let Some(v) = with_values(spec, params, &keys, &theta).and_then(|p| value_of(model, &p, output)) {
             values.push(v);

@@ -122,6 +122,11 @@ fn squares(r: &[f64]) -> f64 {
     r.iter().map(|v| v * v).sum()
 }
 
+/// The parameters at iterated variables `u`.
+fn thetas(u: &[f64], bounds: &[Bound]) -> Vec<f64> {
+    u.iter().zip(bounds).map(|(u, b)| b.to_theta(*u)).collect()
+}
+
 /// Central differences of `f` at `u` (one-sided where a step would leave
 /// the box), as ∂r/∂u.
 fn jacobian(
@@ -133,7 +138,7 @@ fn jacobian(
 ) -> Option<DMatrix<f64>> {
     let (n, k) = (r0.len(), u.len());
     let mut jac = DMatrix::zeros(n, k);
-    let theta = |u: &[f64]| -> Vec<f64> { u.iter().zip(bounds).map(|(u, b)| b.to_theta(*u)).collect() };
+    let theta = |u: &[f64]| thetas(u, bounds);
     for j in 0..k {
         let (uj, b, typical) = (*u.get(j)?, *bounds.get(j)?, *scale.get(j)?);
         let (lo, hi) = b.u_range();
@@ -176,7 +181,7 @@ pub fn minimise(
     bounds: &[Bound],
 ) -> Result<Minimum, LmError> {
     let k = start.len();
-    let theta_of = |u: &[f64]| -> Vec<f64> { u.iter().zip(bounds).map(|(u, b)| b.to_theta(*u)).collect() };
+    let theta_of = |u: &[f64]| thetas(u, bounds);
     let clamp = |u: &mut [f64]| {
         for (u, b) in u.iter_mut().zip(bounds) {
             let (lo, hi) = b.u_range();
