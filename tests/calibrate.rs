@@ -254,3 +254,8 @@ fn the_scaling_law_calibrated_as_any_model_matches_its_linear_fit() {
     }
     assert!(((cal.r2 - linear.r2) / linear.r2).abs() < RTOL);
 }
+
+/// Issue 17, point 3: the fit's uncertainty carried into the model's
+/// charts, sweeps and maps.
+#[path = "calibrate/carried.rs"]
+mod carried;

@@ -411,6 +411,74 @@ fn calibrate_prints_the_fit_as_json() {
     }
 }
 
+/// Issue 17: `chart` and `map` take `--calibrated FIT.json` (what
+/// `calibrate` printed): the fitted values in place, bands under the
+/// curves, each map node's 95% interval, as the library computes them.
+#[test]
+fn chart_and_map_carry_a_calibrations_uncertainty() {
+    let dir = Scratch::new("carried");
+    let runs =
+        std::fs::read_to_string(format!("{}/www/data/pmm-runs-synthetic.csv", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let csv = dir.file("runs.csv", &runs);
+    let (code, fit, stderr) = isoperf(&["calibrate", "pmm", &csv, "--fit", "t_flops,t_comm", "--relative"]);
+    assert_eq!(code, 0, "{stderr}");
+    let fit_file = dir.file("fit.json", &fit);
+    let (code, svg, note) = isoperf(&["chart", "pmm", "time", "--calibrated", &fit_file]);
+    assert_eq!(code, 0, "{note}");
+    assert_eq!(svg.matches(r#"<polygon opacity="0.22""#).count(), 3, "a band under each implementation's curve");
+    assert!(note.contains("95% interval of the model's value from the calibration of t_flops, t_comm"), "{note}");
+    let map_args = [
+        "--output",
+        "efficiency",
+        "--x",
+        "t_io:0:2e-7",
+        "--y",
+        "M:1000:24000",
+        "--levels",
+        "0.8,0.9",
+        "--grid",
+        "16x16",
+    ];
+    let (code, out, stderr) = isoperf(&[&["map", "pmm"][..], &map_args, &["--calibrated", &fit_file]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // The library's numbers at the fitted values, to the bit.
+    let parsed: serde_json::Value = serde_json::from_str(&fit).unwrap();
+    let keys: Vec<String> =
+        parsed["parameters"].as_array().unwrap().iter().map(|k| k.as_str().unwrap().to_string()).collect();
+    let cov: Vec<Vec<f64>> = serde_json::from_value(parsed["covariance"].clone()).unwrap();
+    let u = api::uncertainty("pmm", &keys, &cov, parsed["t95"].as_f64().unwrap()).unwrap();
+    let raw: RawParams =
+        keys.iter().map(|k| (k.clone(), RawValue::Num(parsed["fitted"][k]["value"].as_f64().unwrap()))).collect();
+    let request = isoperf::engine::isomap::MapRequest {
+        output: "efficiency".into(),
+        x: isoperf::engine::isomap::MapAxis::parse("x", "t_io:0:2e-7").unwrap(),
+        y: isoperf::engine::isomap::MapAxis::parse("y", "M:1000:24000").unwrap(),
+        nx: 16,
+        ny: 16,
+        levels: vec![0.8, 0.9],
+    };
+    let b = api::iso_map_rows_carrying("pmm", &raw, &request, 0..16, &u).unwrap();
+    let ends = |key: &str| -> Vec<f64> { json[key].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect() };
+    assert_eq!(ends("low"), b.low);
+    assert_eq!(ends("high"), b.high);
+    assert!(b.low.iter().zip(&b.high).all(|(l, h)| l < h));
+    let (code, svg, stderr) =
+        isoperf(&[&["map", "pmm"][..], &map_args, &["--calibrated", &fit_file, "--svg"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(svg.contains("stroke-dasharray"), "the interval's ends crossing the levels, dashed");
+    let bad = dir.file("bad.json", r#"{"fitted": {}, "parameters": ["t_flops"], "covariance": [[1]], "t95": 2}"#);
+    for (args, want) in [
+        (vec!["chart", "pmm", "time", "--calibrated", fit_file.as_str(), "t_flops=1e-10"], "t_flops is fitted in"),
+        (vec!["chart", "pmm", "time", "--calibrated", csv.as_str()], "not the JSON `isoperf calibrate` prints"),
+        (vec!["chart", "pmm", "time", "--calibrated", bad.as_str()], "no fitted value of t_flops"),
+        (vec!["chart", "pmm", "time", "t_io=0", "--calibrated", fit_file.as_str()], "--calibrated FIT.json goes first"),
+    ] {
+        let err = refused(&args);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
 /// Issue 17: `laws` prints the ranked hypotheses as JSON, each with its
 /// formula, constant, terms (coefficient, i, j), cross-validation error
 /// and AIC, and flags predictions far past the data.

@@ -217,7 +217,7 @@ fn the_map_image_is_laid_out_without_overlaps() {
             let raw: RawParams = common::preset_params(preset.values);
             let m = api::iso_map(spec.id, &raw, &r).unwrap();
             for width in [320.0, 640.0, 1100.0] {
-                let l: MapLayout = api::map_layout(spec.id, &r, &m.values, width, &raw).unwrap();
+                let l: MapLayout = api::map_layout(spec.id, &r, &m.values, width, &raw, None).unwrap();
                 let tag = format!("{}/{} at {width}", spec.id, preset.id);
                 assert_eq!(l.pixels.len(), 48 * 48 * 4, "{tag}");
                 // 0.66 of the width from 600 px up; taller below, square at the narrowest (a phone).
@@ -339,7 +339,7 @@ fn the_grid_csv_has_a_line_per_node_and_empty_gaps() {
     r.nx = 16;
     r.ny = 12;
     let m = api::iso_map("dlt", &RawParams::new(), &r).unwrap();
-    let csv = isoperf::engine::isomap::grid_csv(&r, &m.values, &[]);
+    let csv = isoperf::engine::isomap::grid_csv(&r, &m.values, &[], None);
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "m,V,efficiency");
     assert_eq!(lines.len(), 16 * 12 + 1);

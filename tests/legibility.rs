@@ -95,7 +95,7 @@ fn layouts_at(grid: usize) -> Vec<(String, MapLayout)> {
             let map =
                 api::iso_map(spec.id, &raw, &request).unwrap_or_else(|e| panic!("{}/{}: {e}", spec.id, preset.id));
             for width in WIDTHS {
-                let layout = api::map_layout(spec.id, &request, &map.values, width, &raw).unwrap();
+                let layout = api::map_layout(spec.id, &request, &map.values, width, &raw, None).unwrap();
                 out.push((format!("{}/{} at {width} px", spec.id, preset.id), layout));
             }
         }

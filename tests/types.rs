@@ -44,6 +44,8 @@ const NOT_SERIALIZED: &[(&str, &str)] = &[
     ("Scenario", "an argument (read by src/web/full.rs)"),
     ("SweepScenario", "an argument (read by src/web/full.rs)"),
     ("PinnedChart", "an argument (read by src/web/full.rs)"),
+    ("Carried", "an argument (deserialized by src/web/full.rs): three fields of calibrate's result, checked there"),
+    ("SweepBands", "an argument (read by src/web/full.rs)"),
 ];
 
 /// Names the declarations may use without declaring them: JavaScript's own.
@@ -558,7 +560,7 @@ fn check_full(s: &mut Samples) {
             let raw = preset_params(preset.values);
             let map = api::iso_map(spec.id, &raw, &request).unwrap_or_else(|e| panic!("{what}: {e}"));
             s.check(&map, "IsoMap", &format!("isoMap {what}"));
-            let layout = api::map_layout(spec.id, &request, &map.values, 640.0, &RawParams::new()).unwrap();
+            let layout = api::map_layout(spec.id, &request, &map.values, 640.0, &RawParams::new(), None).unwrap();
             s.check(&layout, "MapLayoutData", &format!("mapLayout {what}"));
         }
         // Every chart as data (chartData), at the defaults, and with a

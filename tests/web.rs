@@ -181,9 +181,17 @@ fn mapreduce_example_and_sweeps_cross_the_boundary() {
     // A sweep curve in the worker's form: the same numbers as evaluate at each x.
     let plan = web::sweep_plan("mapreduce".into(), "speedup-m-r".into()).unwrap();
     let xs = js_sys::Float64Array::new(&get(&plan, "xs")).to_vec();
-    let curve = web::sweep_series("mapreduce".into(), "speedup-m-r".into(), JsValue::UNDEFINED, 3, None, None)
-        .unwrap()
-        .to_vec();
+    let curve = web::sweep_series(
+        "mapreduce".into(),
+        "speedup-m-r".into(),
+        JsValue::UNDEFINED,
+        3,
+        None,
+        None,
+        JsValue::UNDEFINED,
+    )
+    .unwrap()
+    .to_vec();
     assert_eq!(xs.len(), curve.len());
     let k = xs.iter().position(|&x| x >= 100.0).unwrap();
     let at =
@@ -192,9 +200,17 @@ fn mapreduce_example_and_sweeps_cross_the_boundary() {
     assert_eq!(get(&at, "speedup").as_f64(), Some(curve[k]));
     // A few points at a time (a worker's slow curve): the same numbers; a range past the end is cut.
     let part = |from, to| {
-        web::sweep_series("mapreduce".into(), "speedup-m-r".into(), JsValue::UNDEFINED, 3, Some(from), Some(to))
-            .unwrap()
-            .to_vec()
+        web::sweep_series(
+            "mapreduce".into(),
+            "speedup-m-r".into(),
+            JsValue::UNDEFINED,
+            3,
+            Some(from),
+            Some(to),
+            JsValue::UNDEFINED,
+        )
+        .unwrap()
+        .to_vec()
     };
     assert_eq!(part(k, k + 3), curve[k..k + 3].to_vec());
     assert_eq!(part(xs.len() - 2, usize::MAX), curve[xs.len() - 2..].to_vec());
@@ -265,4 +281,32 @@ fn report_crosses_as_plain_objects_with_the_same_bits() {
     );
     assert_eq!(web::format_number(2.5e-8, 4), "2.500 × 10⁻⁸");
     assert_eq!(web::field_text(1e13), "1e13");
+}
+
+/// A calibration's uncertainty crosses the boundary as calibrate's result
+/// gives it ({parameters, covariance, t95}): a chart's data gets its bands,
+/// a map's rows come back three times as long (values, low ends, high
+/// ends), and a malformed one is a RangeError that says what is wrong.
+#[wasm_bindgen_test]
+fn a_carried_uncertainty_bands_charts_and_maps() {
+    let carried = |json: &str| js_sys::JSON::parse(json).unwrap();
+    let good = carried(r#"{"parameters": ["t_flops", "t_comm"], "covariance": [[1e-24, 0], [0, 1e-18]], "t95": 2.0}"#);
+    let form = params(&[("t_flops", 2e-10.into()), ("t_comm", 5e-8.into())]);
+    let chart = web::chart_data("pmm".into(), "time".into(), form.clone(), JsValue::UNDEFINED, good.clone()).unwrap();
+    let series: Array = get(&chart, "series").dyn_into().unwrap();
+    let bands = series.iter().filter(|s| get(s, "style").as_string().as_deref() == Some("band")).count();
+    assert_eq!(bands, 3, "a band under each implementation's curve");
+    let request =
+        carried(r#"{"output": "T", "x": "N:4:64:log", "y": "M:1000:4000", "levels": [10], "nx": 8, "ny": 8}"#);
+    let rows = web::iso_map_rows("pmm".into(), form.clone(), request.clone(), 0, 2, good).unwrap().to_vec();
+    assert_eq!(rows.len(), 3 * 16);
+    assert!((0..16).all(|k| rows[16 + k] < rows[k] && rows[k] < rows[32 + k]), "{rows:?}");
+    let plain = web::iso_map_rows("pmm".into(), form.clone(), request, 0, 2, JsValue::UNDEFINED).unwrap().to_vec();
+    assert_eq!(plain, rows[..16].to_vec());
+    let bad = carried(r#"{"parameters": ["t_flops"], "covariance": [[-1]], "t95": 2.0}"#);
+    let err =
+        web::chart_data("pmm".into(), "time".into(), form, JsValue::UNDEFINED, bad).expect_err("a negative variance");
+    assert!(err.is_instance_of::<js_sys::RangeError>());
+    let message = err.dyn_ref::<Error>().map(|e| String::from(e.message())).unwrap_or_default();
+    assert_eq!(message, "the variance of t_flops is negative");
 }

@@ -19,10 +19,11 @@ import { onScenarioClick, renderScenarios, setScenarios } from './scenarios.js';
 import { requestSweeps } from './sweeps.js';
 import { buildMap, onMapEvent, onMapHover, paintMap, requestMap, resetMap, setMapRequest } from './map-panel.js';
 import { buildDatasets, loadExample, onDatasetEvent, repaintDatasets, scheduleAnalyses, setDatasetText } from './datasets.js';
-import { buildCalibration, onCalibrationEvent, paintCalibrationCharts, scheduleCalibration, setCalibration } from './calibration.js';
+import { buildCalibration, onCalibrationEvent, paintCalibrationCharts, scheduleCalibration, setCalibration, showCarryNote } from './calibration.js';
 import { applyEmbed, watchEmbedHeight, wireEmbedDialog } from './embed-mode.js';
 import { registerOffline } from './offline.js';
 import { workerClient } from './worker-client.js';
+import { carried, carriedKey } from './carried.js';
 
 /** The page's number format (Rust's), for tests and authors. */
 export const formatNumber = (x, digits = 4) => wasm.formatNumber(x, digits);
@@ -73,6 +74,9 @@ function update({ fromMap = false } = {}) {
   state.long.charts = null;
   writeHash();
   if (state.model.datasets.length) scheduleAnalyses();
+  // What the charts, sweeps and map below are drawn with (calibration.js redraws them when a fit changes it).
+  state.calibration.carriedKey = carriedKey();
+  showCarryNote();
   scheduleCalibration();
   requestMap(fromMap ? 0 : undefined);
   requestSweeps();
@@ -114,7 +118,7 @@ function requestLongReport(fromMap) {
     },
     onError: (e) => showLongFailure(`The report worker failed: ${e.message}`),
   });
-  state.long.client.send({ model: state.model.id, params: { ...state.values }, charts: state.model.charts.map((c) => c.id) });
+  state.long.client.send({ model: state.model.id, params: { ...state.values }, charts: state.model.charts.map((c) => c.id), carried: carried() });
 }
 
 /**
@@ -188,6 +192,8 @@ function wire() {
   $('form').addEventListener('click', (e) => onListClick(e) && update());
   for (const type of ['input', 'change', 'click']) $('datasets').addEventListener(type, (e) => onDatasetEvent(e) && update());
   for (const type of ['input', 'change', 'click']) $('calibration').addEventListener(type, (e) => onCalibrationEvent(e) && update());
+  // A fit that starts or stops carrying its uncertainty (calibration.js redraws the rest): a long report's charts come from its worker.
+  $('calibration').addEventListener('isoperf:carried', () => { if (state.results?.deferred) requestLongReport(false); });
   for (const type of ['change', 'click']) {
     $('map').addEventListener(type, (e) => {
       if (onMapEvent(e)) update({ fromMap: true }); // a map preset put values in the form

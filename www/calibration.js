@@ -16,6 +16,10 @@ import { chartFigure } from './charts.js';
 import { tableCards } from './results.js';
 import { MAX_LINKED_COMPRESSED, MAX_LINKED_DATA, writeHash } from './hash.js';
 import { fillForm, fittable } from './form.js';
+import { scheduleCharts } from './charts.js';
+import { requestSweeps } from './sweeps.js';
+import { requestMap } from './map-panel.js';
+import { carried, carriedKey } from './carried.js';
 
 const section = () => $('calibration').querySelector('.calibration');
 
@@ -51,6 +55,7 @@ export function buildCalibration(model) {
         el('button', { type: 'button', class: 'save-runs', text: 'Save the runs (CSV)' }),
         el('button', { type: 'button', class: 'export-csv', text: 'Export the fit (CSV)' }),
         el('button', { type: 'button', class: 'export-json', text: 'Export the fit (JSON)' })),
+      el('p', { class: 'calibration-carry', role: 'status', hidden: true }),
       el('div', { class: 'dataset-tables tables' }),
       el('div', { class: 'dataset-charts charts', hidden: true })));
 }
@@ -198,11 +203,35 @@ function show(answer) {
   s.querySelector('.calibration-text').setAttribute('aria-invalid', answer?.error ? 'true' : 'false');
   s.querySelector('.dataset-tables').replaceChildren(...(a ? tableCards(a.tables) : []));
   s.querySelector('.dataset-actions').hidden = !a;
+  // The model's charts, sweeps and map carry the fit's uncertainty while the form holds its values.
+  const key = carriedKey();
+  if (key !== c.carriedKey) {
+    c.carriedKey = key;
+    scheduleCharts();
+    requestSweeps();
+    requestMap(0);
+    $('calibration').dispatchEvent(new Event('isoperf:carried')); // app.js: a long report's charts again
+  }
+  showCarryNote();
   const charts = s.querySelector('.dataset-charts');
   charts.hidden = !a;
   // A figure per chart of the answer (the fit, the residuals against each input, the scaling laws).
   charts.replaceChildren(...(a ? a.charts.map((c, i) => chartFigure({ id: `calibration-${i}`, title: c.title, caption: '' })) : []));
   if (a) paintCalibrationCharts();
+}
+
+/** Says whether the model's charts, sweeps and map show this fit's uncertainty, and how to make them. */
+export function showCarryNote() {
+  const s = section();
+  if (!s) return;
+  const note = s.querySelector('.calibration-carry');
+  const a = state.calibration.calibrated;
+  note.hidden = !a;
+  if (!a) return;
+  const keys = a.result.parameters.join(', ');
+  note.replaceChildren(...rich(carried()
+    ? `The model’s charts, sweeps and map carry this fit’s uncertainty: shaded bands are the 95% interval of the model’s value from ${keys}, and the map is pale where that interval straddles a level. They go when ${keys} change.`
+    : 'Use the fitted values in the model to carry their uncertainty into its charts, sweeps and map (bands, and a map that is pale where the answer is uncertain).'));
 }
 
 /** Paints the fit's charts (again after a resize or a change of scheme). */

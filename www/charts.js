@@ -10,6 +10,7 @@ import { state } from './state.js';
 import { drawChart, fullReady, paintChart } from './wasm.js';
 import { drawSweepFigure, sweepFigure } from './sweeps.js';
 import { scenariosArg } from './scenarios.js';
+import { carried } from './carried.js';
 
 /** The buttons under a chart (exports.js does what they ask) and the place for its data table. */
 function chartTools(title) {
@@ -98,7 +99,7 @@ function drawCharts() {
     // Charts that need only valid fields still draw while a result is blocked.
     try {
       if (data?.error) throw new Error(data.error);
-      const note = data ? paintChart(canvas, data.chart, ratio, theme()) : drawChart(canvas, state.model.id, fig.dataset.chart, params, ratio, theme(), scenariosArg());
+      const note = data ? paintChart(canvas, data.chart, ratio, theme()) : drawChart(canvas, state.model.id, fig.dataset.chart, params, ratio, theme(), scenariosArg(), carried());
       fig.querySelector('.chart-note').replaceChildren(...rich(note ?? ''));
       error.textContent = '';
       fig.classList.remove('stale');

@@ -11,6 +11,7 @@ import { state } from './state.js';
 import { tableCards } from './results.js';
 import { scenariosArg } from './scenarios.js';
 import { sweepChart } from './sweeps.js';
+import { carried } from './carried.js';
 import { chartCsv, chartData, chartSvg, chartTable, exportPng, exportResults } from './wasm.js';
 
 const link = () => location.href;
@@ -40,7 +41,7 @@ function figureChart(fig) {
   // A long report's charts come from its worker (computing them here would block the page).
   if (long?.error || (state.results?.deferred && !long)) return null;
   const params = { ...state.values };
-  return { chart: long?.chart ?? chartData(state.model.id, id, params, scenariosArg()), params };
+  return { chart: long?.chart ?? chartData(state.model.id, id, params, scenariosArg(), carried()), params };
 }
 
 /** The figure's data table, rebuilt (when open) after the chart is drawn. */

@@ -13,6 +13,7 @@ import { workerClient } from './worker-client.js';
 import { writeHash } from './hash.js';
 import { applyValues, changedValues } from './form.js';
 import { mapAnswered } from './charts.js';
+import { carried } from './carried.js';
 
 const box = () => $('map');
 /** Milliseconds a map computes before its progress bar shows. */
@@ -132,7 +133,7 @@ function exportAs(format) {
     return;
   }
   const width = box().querySelector('.map-canvas').clientWidth || 640;
-  download(name, format === 'svg' ? 'image/svg+xml' : 'text/csv', exportMap(m.request, m.values, width, format, state.model.id, params, location.href));
+  download(name, format === 'svg' ? 'image/svg+xml' : 'text/csv', exportMap(m.request, m.values, width, format, state.model.id, params, location.href, m.low, m.high));
 }
 
 /**
@@ -199,7 +200,7 @@ function sendMap() {
   // The bar shows only for a map that takes a while: a quick one moves nothing on the page.
   clearTimeout(m.progressTimer);
   m.progressTimer = setTimeout(() => { progress.hidden = false; }, PROGRESS_DELAY);
-  m.client.send({ model: state.model.id, params: changedValues(), request: m.sent });
+  m.client.send({ model: state.model.id, params: changedValues(), request: m.sent, carried: carried() });
 }
 
 function onProgress(data) {
@@ -227,7 +228,7 @@ function onAnswer(data) {
   panel.querySelector('.map-error').textContent = '';
   // Paint with the request that produced these values, not a newer one.
   const r = state.map.sent;
-  state.map.result = { ...r, request: r, values: data.values, x: parseAxis(r.x), y: parseAxis(r.y) };
+  state.map.result = { ...r, request: r, values: data.values, low: data.low ?? undefined, high: data.high ?? undefined, x: parseAxis(r.x), y: parseAxis(r.y) };
   paintMap();
   mapAnswered();
 }
@@ -243,10 +244,10 @@ export function paintMap() {
   const canvas = box().querySelector('.map-canvas');
   canvas.classList.remove('stale');
   const width = Math.round(canvas.clientWidth || 640);
-  const layout = mapLayout(state.model.id, m.request, m.values, width, { ...state.values });
+  const layout = mapLayout(state.model.id, m.request, m.values, width, { ...state.values }, m.low, m.high);
   state.map.geometry = paint(canvas, layout, dpr());
   canvas.dataset.labels = state.map.geometry.labels.join('|');
-  box().querySelector('.map-scale-note').textContent = layout.scale?.note ?? '';
+  box().querySelector('.map-scale-note').textContent = [layout.scale?.note, layout.interval_note].filter(Boolean).join(' ');
   performance.clearMarks('isoperf:map-painted');
   performance.mark('isoperf:map-painted');
 }
@@ -258,6 +259,8 @@ export function onMapHover(event) {
   const r = readout(m, state.map.geometry, event.clientX - rect.left, event.clientY - rect.top);
   if (!r) return;
   const categories = state.model.outputs.find((o) => o.key === m.output)?.categories;
-  const value = !Number.isFinite(r.value) ? `— (${state.model.gaps})` : categories ? plain(categories[r.value]?.label ?? '') : formatNumber(r.value);
-  box().querySelector('.map-readout').textContent = `${m.x.key} = ${formatNumber(r.x)}, ${m.y.key} = ${formatNumber(r.y)}: ${m.output} = ${value}`;
+  const value = !Number.isFinite(r.value) ? `— (${state.model.gaps})` : categories ? plain(categories[r.value]?.label ?? '') : formatNumber(r.value, 4);
+  // A calibrated model's map: the 95% interval of the value beside it.
+  const interval = Number.isFinite(r.low) && Number.isFinite(r.high) ? ` (95%: ${formatNumber(r.low, 4)} … ${formatNumber(r.high, 4)})` : '';
+  box().querySelector('.map-readout').textContent = `${m.x.key} = ${formatNumber(r.x, 4)}, ${m.y.key} = ${formatNumber(r.y, 4)}: ${m.output} = ${value}${interval}`;
 }

@@ -27,6 +27,19 @@ function blit(ctx, pixels, w, h, rect, smooth) {
   ctx.imageSmoothingEnabled = true;
 }
 
+/** Strokes each isoline's polylines (flat x0, y0, x1, y1, …) in its ink. */
+function strokeLines(ctx, isolines, inks) {
+  isolines.forEach((iso, k) => {
+    ctx.strokeStyle = inks[k] ?? '#111';
+    for (const line of iso.lines) {
+      ctx.beginPath();
+      ctx.moveTo(line[0], line[1]);
+      for (let i = 2; i < line.length; i += 2) ctx.lineTo(line[i], line[i + 1]);
+      ctx.stroke();
+    }
+  });
+}
+
 /**
  * Draws `layout` (from the package's mapLayout: every position in CSS px)
  * on `canvas` at device-pixel ratio `dpr`; returns the geometry for hover
@@ -54,15 +67,12 @@ export function paint(canvas, layout, dpr) {
   // then their labels on white boxes.
   ctx.lineJoin = 'round';
   ctx.lineWidth = 1.5;
-  layout.isolines.forEach((iso, k) => {
-    ctx.strokeStyle = layout.isoline_inks[k] ?? '#111';
-    for (const line of iso.lines) {
-      ctx.beginPath();
-      ctx.moveTo(line[0], line[1]);
-      for (let i = 2; i < line.length; i += 2) ctx.lineTo(line[i], line[i + 1]);
-      ctx.stroke();
-    }
-  });
+  strokeLines(ctx, layout.isolines, layout.isoline_inks);
+  // Where a calibration's 95% interval ends cross each level: thin and dashed, in the level's ink.
+  ctx.lineWidth = 1;
+  ctx.setLineDash([4, 3]);
+  strokeLines(ctx, layout.interval_lines, layout.interval_inks);
+  ctx.setLineDash([]);
   ctx.font = '600 12px system-ui, sans-serif';
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
@@ -172,7 +182,8 @@ export function readout(map, geometry, cx, cy) {
   if (fx < 0 || fx > 1 || fy < 0 || fy > 1) return null;
   const i = Math.round(fx * (map.nx - 1));
   const j = Math.round(fy * (map.ny - 1));
-  return { x: fromFraction(map.x, fx), y: fromFraction(map.y, fy), value: map.values[j * map.nx + i] };
+  const k = j * map.nx + i;
+  return { x: fromFraction(map.x, fx), y: fromFraction(map.y, fy), value: map.values[k], low: map.low?.[k], high: map.high?.[k] };
 }
 
 export { GRIDS };

@@ -65,7 +65,8 @@ export const state = {
    * The calibration panel: its runs (text) and chosen example, the runs
    * deflated for the link ({text, z}: z for that text),  the parameters ticked to fit, relative errors or not, the last answer
    * ({result, tables, charts, laws, csv} from calibrate), what that answer
-   * was asked for, its worker and the debounce timer.
+   * was asked for, its worker and the debounce timer; and what the model's
+   * charts, sweeps and map were last drawn carrying (carried.js's key).
    */
-  calibration: { text: '', example: '', compressed: null, fit: [], relative: false, calibrated: null, asked: '', client: null, timer: 0 },
+  calibration: { text: '', example: '', compressed: null, fit: [], relative: false, calibrated: null, asked: '', client: null, timer: 0, carriedKey: '' },
 };

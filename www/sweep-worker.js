@@ -14,18 +14,28 @@ const SLICE_MS = 30;
 
 /**
  * The curves of `sweep` for `params`, a few points per slice; `onSlice(done
- * fraction)` after each. Resolves to the curves, or null when superseded.
+ * fraction)` after each. Resolves to {curves, low, high} (with `carried`, a
+ * calibration's uncertainty, the ends of each point's 95% interval; else
+ * null), or null when superseded.
  */
-async function curvesOf(model, sweep, params, job, onSlice) {
+async function curvesOf(model, sweep, params, job, onSlice, carried) {
   const { xs, values } = sweepPlan(model, sweep);
   const total = values.length * xs.length;
   const curves = [];
+  const low = [];
+  const high = [];
   for (let k = 0; k < values.length; k++) {
     const curve = new Float64Array(xs.length);
+    const lo = new Float64Array(xs.length);
+    const hi = new Float64Array(xs.length);
     let slice = performance.now();
     for (let i = 0; i < xs.length; i++) {
       if (!job.current()) return null; // superseded
-      curve.set(sweepSeries(model, sweep, params, k, i, i + 1), i);
+      const point = sweepSeries(model, sweep, params, k, i, i + 1, carried);
+      // With carried: the value, then the low end, then the high end.
+      curve[i] = point[0];
+      lo[i] = point[1] ?? NaN;
+      hi[i] = point[2] ?? NaN;
       if (performance.now() - slice > SLICE_MS || i + 1 === xs.length) {
         onSlice((k * xs.length + i + 1) / total);
         await job.pause(); // let a newer request in
@@ -33,8 +43,10 @@ async function curvesOf(model, sweep, params, job, onSlice) {
       }
     }
     curves.push(curve);
+    low.push(lo);
+    high.push(hi);
   }
-  return curves;
+  return { curves, low: carried ? low : null, high: carried ? high : null };
 }
 
 serve({
@@ -43,7 +55,7 @@ serve({
    * the sweeps the page does not have yet (answered with its `scenario` key;
    * `chart: null` where its parameters have no curve).
    */
-  async run({ model, params, sweeps, scenarios = [] }, job) {
+  async run({ model, params, sweeps, scenarios = [], carried }, job) {
     const jobs = [
       ...sweeps.map((sweep) => ({ sweep, params, scenario: undefined })),
       ...scenarios.flatMap((s) => s.sweeps.map((sweep) => ({ sweep, params: s.params, scenario: s.key }))),
@@ -51,9 +63,12 @@ serve({
     for (const { sweep, params: p, scenario } of jobs) {
       try {
         const report = scenario === undefined ? (f) => job.progress(f, { sweep }) : () => {};
-        const curves = await curvesOf(model, sweep, p, job, report);
-        if (!curves || !job.current()) return;
-        job.post({ sweep, scenario, done: true, chart: sweepChartData(model, sweep, p, curves) });
+        // A pinned scenario's curves are drawn faintly, without bands.
+        const withBands = scenario === undefined ? carried : undefined;
+        const done = await curvesOf(model, sweep, p, job, report, withBands);
+        if (!done || !job.current()) return;
+        const bands = withBands ? { carried: withBands, low: done.low, high: done.high } : undefined;
+        job.post({ sweep, scenario, done: true, chart: sweepChartData(model, sweep, p, done.curves, undefined, bands) });
       } catch (e) {
         const failed = failure(e); // (after a trap, on a new instance for the next sweep)
         job.post(scenario === undefined ? { sweep, ...failed } : { sweep, scenario, done: true, chart: null });

@@ -9,6 +9,7 @@ import { state } from './state.js';
 import { fullReady, overlayScenarios, paintChart } from './wasm.js';
 import { workerClient } from './worker-client.js';
 import { changedValues } from './form.js';
+import { carried } from './carried.js';
 
 const figureOf = (id) => document.querySelector(`#charts .sweep[data-sweep="${CSS.escape(id)}"]`);
 
@@ -64,7 +65,7 @@ function sendSweeps() {
     progress.hidden = false;
     fig.dataset.state = 'computing';
   }
-  s.client.send({ model: state.model.id, params: s.sent, sweeps: state.model.sweeps.map((x) => x.id), scenarios: missingScenarioSweeps() });
+  s.client.send({ model: state.model.id, params: s.sent, sweeps: state.model.sweeps.map((x) => x.id), scenarios: missingScenarioSweeps(), carried: carried() });
 }
 
 function onProgress(data) {
@@ -106,7 +107,7 @@ export function drawSweepFigure(fig, ratio) {
   const canvas = fig.querySelector('canvas');
   sizeCanvas(canvas, ratio);
   try {
-    fig.querySelector('.chart-note').textContent = paintChart(canvas, sweepChart(fig.dataset.sweep).chart, ratio, theme()) ?? '';
+    fig.querySelector('.chart-note').replaceChildren(...rich(paintChart(canvas, sweepChart(fig.dataset.sweep).chart, ratio, theme()) ?? ''));
     fig.querySelector('.chart-error').textContent = '';
     fig.classList.remove('stale');
     fig.dataset.state = 'done';

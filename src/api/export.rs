@@ -172,8 +172,23 @@ pub fn chart_data(chart: &Chart) -> ChartData {
     }
     // Markers (one emphasised point, e.g. the current parameters) lie on the
     // curves; they are listed after them when the curves share their x.
-    let curves: Vec<_> = chart.series.iter().filter(|s| !s.points.is_empty() && s.style != Style::Marker).collect();
-    let markers: Vec<_> = chart.series.iter().filter(|s| !s.points.is_empty() && s.style == Style::Marker).collect();
+    // A band is two columns (or curves): its low end and its high end.
+    let ends: Vec<chart::Series> = chart
+        .series
+        .iter()
+        .flat_map(|s| {
+            if s.style == Style::Band {
+                vec![
+                    chart::Series::new(format!("{} (95% low)", s.name), Style::Line, s.color, s.points.clone()),
+                    chart::Series::new(format!("{} (95% high)", s.name), Style::Line, s.color, s.upper.clone()),
+                ]
+            } else {
+                vec![s.clone()]
+            }
+        })
+        .collect();
+    let curves: Vec<_> = ends.iter().filter(|s| !s.points.is_empty() && s.style != Style::Marker).collect();
+    let markers: Vec<_> = ends.iter().filter(|s| !s.points.is_empty() && s.style == Style::Marker).collect();
     let xs = |s: &chart::Series| s.points.iter().map(|p| p.0.to_bits()).collect::<Vec<_>>();
     let shared = curves.first().is_some_and(|first| curves.iter().all(|s| xs(s) == xs(first)));
     if shared {

@@ -3,6 +3,7 @@
 //! iso-maps and sweeps.
 
 use crate::chart::Chart;
+use crate::engine::uncertainty::{self, Bands, Uncertainty};
 use crate::engine::{calibrate as calibration, isomap, map_layout, sweep};
 use crate::error::{AnalysisError, ModelError};
 use crate::model::{Analysis, AnyModel};
@@ -160,17 +161,31 @@ pub fn iso_map_rows(
 
 /// The image of a computed iso-map (`values`, as [`iso_map_rows`] gives
 /// them) laid out `width` CSS px wide: pixels, isolines, labels, axes,
-/// titles and colour bar, for the page to blit and draw or for SVG.
+/// titles and colour bar, for the page to blit and draw or for SVG. With
+/// `interval` (the low and high ends of a calibrated model's 95% interval
+/// at each node, as [`iso_map_rows_carrying`] gives them), the map is pale
+/// where the interval straddles a level, and dashed lines show where its
+/// ends cross the levels.
 pub fn map_layout(
     id: &str,
     request: &isomap::MapRequest,
     values: &[f64],
     width: f64,
     raw: &RawParams,
+    interval: Option<(&[f64], &[f64])>,
 ) -> Result<map_layout::MapLayout, isomap::MapError> {
     let model = map_model(id)?;
     let spec = model.spec();
     isomap::check_grid(request, values)?;
+    if let Some((low, high)) = interval {
+        isomap::check_grid(request, low)?;
+        isomap::check_grid(request, high)?;
+    }
+    let interval_lines: Vec<isomap::Isoline> = interval
+        .map(|(low, high)| {
+            isomap::isolines_of(low, request).into_iter().chain(isomap::isolines_of(high, request)).collect()
+        })
+        .unwrap_or_default();
     let axis_title = |a: &isomap::MapAxis| format!("{}{}", spec.axis_label(&a.key), if a.log { ", log" } else { "" });
     let categories = isomap::categories(model, &request.output);
     let isolines = isomap::lines_of(values, request, categories);
@@ -188,14 +203,26 @@ pub fn map_layout(
         y_title: axis_title(&request.y),
         categories,
         guides: &guides,
+        interval: interval.map(|(low, high)| map_layout::MapInterval { low, high, lines: &interval_lines }),
     };
     Ok(map_layout::MapLayout::new(&picture, width))
 }
 
-/// A computed grid as CSV (`x,y,output`; a categorical output's cells are category ids).
-pub fn map_csv(id: &str, request: &isomap::MapRequest, values: &[f64]) -> Result<String, isomap::MapError> {
+/// A computed grid as CSV (`x,y,output`; a categorical output's cells are
+/// category ids), with the ends of each node's 95% interval after it where
+/// `interval` gives them.
+pub fn map_csv(
+    id: &str,
+    request: &isomap::MapRequest,
+    values: &[f64],
+    interval: Option<(&[f64], &[f64])>,
+) -> Result<String, isomap::MapError> {
     isomap::check_grid(request, values)?;
-    Ok(isomap::grid_csv(request, values, isomap::categories(map_model(id)?, &request.output)))
+    if let Some((low, high)) = interval {
+        isomap::check_grid(request, low)?;
+        isomap::check_grid(request, high)?;
+    }
+    Ok(isomap::grid_csv(request, values, isomap::categories(map_model(id)?, &request.output), interval))
 }
 
 /// The isolines of a computed grid (`values`, nx × ny), in parameter units.
@@ -270,6 +297,90 @@ impl Session {
             Err(err) => Err(err.clone()),
         }
     }
+}
+
+/// A calibration's uncertainty for model `id` (`keys`, their `covariance`
+/// and `t95`, as [`calibrate`]'s answer gives them), checked: what is
+/// wrong with it, in a sentence.
+pub fn uncertainty(id: &str, keys: &[String], covariance: &[Vec<f64>], t95: f64) -> Result<Uncertainty, String> {
+    let model = find(id).map_err(|e| e.to_string())?;
+    Uncertainty::new(model.spec(), keys, covariance, t95)
+}
+
+impl Session {
+    /// [`Session::chart`], with a band under each curve the fitted
+    /// parameters of `carried` move (see [`Uncertainty::chart`]).
+    pub fn chart_carrying(
+        &self,
+        id: &str,
+        chart_id: &str,
+        raw: &RawParams,
+        carried: Option<&Uncertainty>,
+    ) -> Result<Chart, ModelError> {
+        let chart = self.chart(id, chart_id, raw)?;
+        let Some(u) = carried else { return Ok(chart) };
+        let model = find(id)?;
+        let mut first = Some(chart.clone());
+        // The form's chart is the one just drawn; the moved parameters' are new.
+        let banded = u.chart(model, raw, |r| first.take().or_else(|| self.chart(id, chart_id, r).ok()));
+        Ok(banded.unwrap_or(chart))
+    }
+}
+
+/// Points `points` of curve `index` of sweep `sweep_id` with their 95%
+/// intervals under `carried`.
+pub fn sweep_points_carrying(
+    id: &str,
+    sweep_id: &str,
+    raw: &RawParams,
+    index: usize,
+    points: std::ops::Range<usize>,
+    carried: &Uncertainty,
+) -> Result<Bands, ModelError> {
+    let model = find(id)?;
+    let value = sweep::series_points(model, sweep_id, raw, index, points.clone())?;
+    let mut at = |r: &RawParams| sweep::series_points(model, sweep_id, r, index, points.clone()).unwrap_or_default();
+    Ok(carried.at_form(model, raw, &mut at).unwrap_or_else(|| Bands {
+        low: vec![f64::NAN; value.len()],
+        high: vec![f64::NAN; value.len()],
+        value,
+    }))
+}
+
+impl Session {
+    /// A sweep's chart from its computed curves with the bands of their
+    /// 95% intervals (`low`, `high`: each curve's ends, as
+    /// [`sweep_points_carrying`] gives them).
+    pub fn sweep_chart_carrying(
+        &self,
+        id: &str,
+        sweep_id: &str,
+        raw: &RawParams,
+        ys: Vec<Vec<f64>>,
+        (low, high): (&[Vec<f64>], &[Vec<f64>]),
+        carried: &Uncertainty,
+    ) -> Result<Chart, ModelError> {
+        let chart = self.sweep_chart(id, sweep_id, raw, Some(ys.clone()))?;
+        Ok(uncertainty::sweep_bands(chart, &ys, low, high, &carried.note()))
+    }
+}
+
+/// Rows `rows` of an iso-map's grid with their 95% intervals under `carried`.
+pub fn iso_map_rows_carrying(
+    id: &str,
+    raw: &RawParams,
+    request: &isomap::MapRequest,
+    rows: std::ops::Range<usize>,
+    carried: &Uncertainty,
+) -> Result<Bands, isomap::MapError> {
+    let model = map_model(id)?;
+    let value = isomap::field_rows(model, raw, request, rows.clone())?;
+    let mut at = |r: &RawParams| isomap::field_rows(model, r, request, rows.clone()).unwrap_or_default();
+    Ok(carried.at_form(model, raw, &mut at).unwrap_or_else(|| Bands {
+        low: vec![f64::NAN; value.len()],
+        high: vec![f64::NAN; value.len()],
+        value,
+    }))
 }
 
 /// A pinned scenario: its name and its parameters.

@@ -5,6 +5,7 @@
 //! isoperf eval <model> key=value ...
 //! isoperf tables <model> key=value ...
 //! isoperf chart <model> <chart> key=value ... > chart.svg
+//! isoperf chart <model> <chart> --calibrated fit.json ... > banded.svg
 //! isoperf analyze <model> <dataset> FILE.csv key=value ...
 //! isoperf calibrate <model> FILE.csv --fit t_flops,t_comm key=value ...
 //! isoperf laws FILE.csv --at 4096
@@ -21,11 +22,15 @@ const USAGE: &str = "usage:
   isoperf models                              the registry as JSON
   isoperf eval <model> [key=value ...]        outputs as one JSON object
   isoperf tables <model> [key=value ...]      comparison and reproduction tables as JSON
-  isoperf chart <model> <chart> [key=value ...]  a chart as SVG on stdout
+  isoperf chart <model> <chart> [--calibrated FIT.json] [key=value ...]  a chart as SVG on stdout
   isoperf map <model> --output K --x KEY:MIN:MAX[:log] --y KEY:MIN:MAX[:log] --levels a,b,c [--grid NxM] [key=value ...]
                                               an iso-map: grid values and isolines in parameter units, as JSON
             [--svg [--width PX]]              the map image as the page draws it, as SVG on stdout
             [--png]                           its colour field, one pixel per grid node, as PNG on stdout
+            [--calibrated FIT.json]           chart and map: the model as `calibrate` fitted it (FIT.json, its output):
+                                              the fitted values in place, each curve with the band of its 95%
+                                              interval, the map with each node's interval (low, high) and pale
+                                              where it straddles a level
   isoperf analyze <model> <dataset> FILE.csv [key=value ...]
                                               measured data analysed as the model's data set says, as JSON
                                               (e.g. analyze scaling timings FILE.csv: eq. (1) fitted to (p, time) rows)
@@ -51,10 +56,62 @@ fn parse_pairs(args: &[String]) -> Result<RawParams, String> {
     Ok(raw)
 }
 
+/// The model as `isoperf calibrate` fitted it (FIT.json, what it printed):
+/// `raw` with the fitted values in place, and their uncertainty.
+fn calibrated(
+    model: &str,
+    file: &str,
+    mut raw: RawParams,
+) -> Result<(RawParams, isoperf::engine::uncertainty::Uncertainty), String> {
+    #[derive(serde::Deserialize)]
+    struct Fitted {
+        value: f64,
+    }
+    #[derive(serde::Deserialize)]
+    struct Fit {
+        fitted: std::collections::BTreeMap<String, Fitted>,
+        parameters: Vec<String>,
+        covariance: Vec<Vec<f64>>,
+        t95: f64,
+    }
+    let fit: Fit = serde_json::from_str(&read(file)?)
+        .map_err(|e| format!("{file}: not the JSON `isoperf calibrate` prints ({e})"))?;
+    for key in &fit.parameters {
+        let f = fit.fitted.get(key).ok_or_else(|| format!("{file}: no fitted value of {key}"))?;
+        if raw.insert(key.clone(), RawValue::Num(f.value)).is_some() {
+            return Err(format!("{key} is fitted in {file}: leave out {key}=…"));
+        }
+    }
+    let u = api::uncertainty(model, &fit.parameters, &fit.covariance, fit.t95).map_err(|e| format!("{file}: {e}"))?;
+    Ok((raw, u))
+}
+
+/// `isoperf chart`: the chart as SVG, with bands where `--calibrated` gives a fit.
+fn chart(model: &str, chart: &str, args: &[String]) -> Result<String, String> {
+    let (fit, pairs) = match args {
+        [flag, file, rest @ ..] if flag == "--calibrated" => (Some(file), rest),
+        _ => (None, args),
+    };
+    if let Some(other) = pairs.iter().find(|a| a.starts_with("--")) {
+        return Err(format!("unknown option {other} (--calibrated FIT.json goes first)"));
+    }
+    let raw = parse_pairs(pairs)?;
+    let (raw, carried) = match fit {
+        Some(file) => calibrated(model, file, raw).map(|(r, u)| (r, Some(u)))?,
+        None => (raw, None),
+    };
+    let c = api::Session::default().chart_carrying(model, chart, &raw, carried.as_ref()).map_err(|e| e.to_string())?;
+    // The sentence the page shows under the chart, apart from the SVG.
+    if let Some(note) = &c.note {
+        eprintln!("{note}");
+    }
+    isoperf::chart::to_svg(&c, 800, 500).map_err(|e| e.to_string())
+}
+
 fn map(model: &str, args: &[String]) -> Result<Output, String> {
     use isoperf::engine::isomap::{MapAxis, MapRequest, DEFAULT_GRID};
     let (mut output, mut x, mut y, mut levels, mut grid) = (None, None, None, Vec::new(), (DEFAULT_GRID, DEFAULT_GRID));
-    let (mut image, mut width) = (None, 800.0);
+    let (mut image, mut width, mut fit) = (None, 800.0, None);
     let mut pairs = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -76,6 +133,7 @@ fn map(model: &str, args: &[String]) -> Result<Output, String> {
                 grid = (n(a)?, n(b)?);
             }
             "--svg" | "--png" => image = Some(a.clone()),
+            "--calibrated" => fit = Some(value()?.clone()),
             "--width" => {
                 let w = value()?;
                 width = w
@@ -98,9 +156,29 @@ fn map(model: &str, args: &[String]) -> Result<Output, String> {
         levels,
     };
     let raw = parse_pairs(&pairs)?;
+    let (raw, carried) = match &fit {
+        Some(file) => calibrated(model, file, raw).map(|(r, u)| (r, Some(u)))?,
+        None => (raw, None),
+    };
     let m = api::iso_map(model, &raw, &request).map_err(|e| e.to_string())?;
-    let Some(image) = image else { return json(&m).map(Output::Text) };
-    let layout = api::map_layout(model, &request, &m.values, width, &raw).map_err(|e| e.to_string())?;
+    let bands = match &carried {
+        Some(u) => {
+            Some(api::iso_map_rows_carrying(model, &raw, &request, 0..request.ny, u).map_err(|e| e.to_string())?)
+        }
+        None => None,
+    };
+    let interval = bands.as_ref().map(|b| (b.low.as_slice(), b.high.as_slice()));
+    let Some(image) = image else {
+        let mut out = serde_json::to_value(&m).map_err(|e| e.to_string())?;
+        if let (Some((low, high)), Some(o)) = (interval, out.as_object_mut()) {
+            // Each node's 95% interval, as `values` (null where none).
+            let ends = |e: &[f64]| e.iter().map(|v| v.is_finite().then_some(*v)).collect::<Vec<_>>();
+            o.insert("low".into(), serde_json::json!(ends(low)));
+            o.insert("high".into(), serde_json::json!(ends(high)));
+        }
+        return json(&out).map(Output::Text);
+    };
+    let layout = api::map_layout(model, &request, &m.values, width, &raw, interval).map_err(|e| e.to_string())?;
     Ok(if image == "--svg" {
         Output::Text(layout.to_svg())
     } else {
@@ -287,14 +365,7 @@ fn text_command(args: &[String]) -> Result<String, String> {
             let out = api::tables(model, &parse_pairs(rest)?).map_err(|e| e.to_string())?;
             json(&out)
         }
-        [cmd, model, chart, rest @ ..] if cmd == "chart" => {
-            let c = api::chart(model, chart, &parse_pairs(rest)?).map_err(|e| e.to_string())?;
-            // The sentence the page shows under the chart, apart from the SVG.
-            if let Some(note) = &c.note {
-                eprintln!("{note}");
-            }
-            isoperf::chart::to_svg(&c, 800, 500).map_err(|e| e.to_string())
-        }
+        [cmd, model, chart_id, rest @ ..] if cmd == "chart" => chart(model, chart_id, rest),
         [cmd, model, dataset, file, rest @ ..] if cmd == "analyze" => {
             analyze(model, dataset, file, parse_pairs(rest)?, key_name)
         }

@@ -6,7 +6,7 @@ use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{Axis, Chart, Corner, Series, Style, INK, PALETTE};
+use super::{Axis, Chart, Corner, Series, Style, BAND_LEGEND, INK, PALETTE};
 use crate::spec::Scale;
 
 /// The colours a chart is drawn in: its paper, its ink (text, axes) and its grid.
@@ -15,14 +15,22 @@ pub struct Theme {
     pub paper: RGBColor,
     pub ink: RGBColor,
     pub grid: RGBColor,
+    /// How opaque a band's shading is (more on dark paper, where a light
+    /// share of a colour hardly shows).
+    pub band_opacity: f64,
 }
 
 impl Theme {
     /// Dark ink on white: the page in a light colour scheme, SVG and PNG exports.
-    pub const LIGHT: Theme = Theme { paper: WHITE, ink: RGBColor(33, 37, 41), grid: RGBColor(225, 228, 232) };
+    pub const LIGHT: Theme =
+        Theme { paper: WHITE, ink: RGBColor(33, 37, 41), grid: RGBColor(225, 228, 232), band_opacity: 0.22 };
     /// Light ink on the dark page (its --paper, --ink and --line).
-    pub const DARK: Theme =
-        Theme { paper: RGBColor(22, 25, 29), ink: RGBColor(227, 230, 234), grid: RGBColor(52, 58, 65) };
+    pub const DARK: Theme = Theme {
+        paper: RGBColor(22, 25, 29),
+        ink: RGBColor(227, 230, 234),
+        grid: RGBColor(52, 58, 65),
+        band_opacity: 0.38,
+    };
 }
 
 /// Why a chart could not be drawn.
@@ -250,11 +258,20 @@ where
 {
     let px = |v: f64| (v * scale).round() as i32;
     let font = |size: f64| ("sans-serif", size * scale).into_font().color(&theme.ink);
+    // One entry for the bands, however many curves have one.
+    let first_band = chart.series.iter().position(|s| s.style == Style::Band);
     let entries: Vec<(&str, RGBColor, Style)> = chart
         .series
         .iter()
-        .filter(|s| s.style != Style::Marker && !s.name.is_empty())
-        .map(|s| (s.name.as_str(), colour_of(s, theme), s.style))
+        .enumerate()
+        .filter(|(i, s)| match s.style {
+            Style::Marker => false,
+            Style::Band => Some(*i) == first_band,
+            _ => !s.name.is_empty(),
+        })
+        .map(|(_, s)| {
+            (if s.style == Style::Band { BAND_LEGEND } else { s.name.as_str() }, colour_of(s, theme), s.style)
+        })
         .collect();
     let legend = Legend::measure(area, &entries, (scale, theme))?;
     // The legend goes in a corner of the plot where it covers none of the
@@ -306,6 +323,11 @@ where
         .map_err(backend_err)?;
 
     let stroke = px(2.0).max(1) as u32;
+    // Bands first, under every curve (shaded, so that overlapping ones both show).
+    for s in chart.series.iter().filter(|s| s.style == Style::Band) {
+        let fill = colour_of(s, theme).mix(theme.band_opacity).filled();
+        ctx.draw_series(band_pieces(s).into_iter().map(|outline| Polygon::new(outline, fill))).map_err(backend_err)?;
+    }
     for s in &chart.series {
         let color = colour_of(s, theme);
         let pts: Vec<(f64, f64)> = s.points.iter().copied().filter(|(a, b)| a.is_finite() && b.is_finite()).collect();
@@ -322,6 +344,7 @@ where
                     .filter(|b| b.from.is_finite() && b.to.is_finite())
                     .map(|b| Rectangle::new([(b.from, b.row - 0.36), (b.to, b.row + 0.36)], color.filled())),
             ),
+            Style::Band => continue, // drawn above, under the curves
         }
         .map_err(backend_err)?;
     }
@@ -335,6 +358,32 @@ where
     }
     area.present().map_err(backend_err)?;
     Ok(())
+}
+
+/// A band's outlines: for each run of points where both ends are finite,
+/// its low end left to right, then its high end back.
+fn band_pieces(s: &Series) -> Vec<Vec<(f64, f64)>> {
+    let finite = |p: &(f64, f64)| p.0.is_finite() && p.1.is_finite();
+    let mut pieces = Vec::new();
+    let mut low: Vec<(f64, f64)> = Vec::new();
+    let mut high: Vec<(f64, f64)> = Vec::new();
+    let mut close = |low: &mut Vec<(f64, f64)>, high: &mut Vec<(f64, f64)>| {
+        if low.len() >= 2 {
+            pieces.push(low.drain(..).chain(high.drain(..).rev()).collect());
+        }
+        low.clear();
+        high.clear();
+    };
+    for (lo, hi) in s.points.iter().zip(&s.upper) {
+        if finite(lo) && finite(hi) {
+            low.push(*lo);
+            high.push(*hi);
+        } else {
+            close(&mut low, &mut high);
+        }
+    }
+    close(&mut low, &mut high);
+    pieces
 }
 
 /// What a chart's series drew, in backend pixels: the boxes of its bars and
@@ -359,6 +408,13 @@ impl Ink {
     fn add(&mut self, s: &Series, to_px: &impl Fn((f64, f64)) -> (i32, i32)) {
         let finite = |p: &&(f64, f64)| p.0.is_finite() && p.1.is_finite();
         let pts: Vec<(i32, i32)> = s.points.iter().filter(finite).map(|&p| to_px(p)).collect();
+        if s.style == Style::Band {
+            // Both ends, as lines.
+            for end in [&s.points, &s.upper] {
+                self.add(&Series::new("", Style::Line, s.color, end.clone()), to_px);
+            }
+            return;
+        }
         match s.style {
             // Lines are straight between their vertices in pixels: a point every 3 px along each segment.
             Style::Line | Style::Dashed => {
@@ -375,6 +431,7 @@ impl Ink {
                 self.points.extend(pts.last());
             }
             Style::Points | Style::Marker => self.points.extend(pts),
+            Style::Band => {}
             Style::Spans => self.boxes.extend(
                 s.spans
                     .iter()
@@ -542,6 +599,10 @@ impl<'e> Legend<'e> {
                         .and_then(|()| area.draw(&bar(x + self.swatch - third, x + self.swatch, half)))
                 }
                 Style::Spans => area.draw(&bar(x, x + self.swatch, px(5.0))),
+                Style::Band => area.draw(&Rectangle::new(
+                    [(x, mid - px(5.0)), (x + self.swatch, mid + px(5.0))],
+                    color.mix(theme.band_opacity).filled(),
+                )),
                 _ => area.draw(&bar(x, x + self.swatch, half)),
             }
             .map_err(backend_err)?;

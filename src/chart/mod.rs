@@ -50,6 +50,9 @@ pub enum Style {
     Marker,
     /// Horizontal bars from `spans` (Gantt charts); `points` unused.
     Spans,
+    /// A shaded interval about a curve: from `points` (its low end) up to
+    /// `upper` (its high end, at the same x), drawn behind the curves.
+    Band,
 }
 
 /// A horizontal bar on row `row` from `from` to `to` (x units).
@@ -69,6 +72,9 @@ pub struct Series {
     pub color: usize,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spans: Vec<Span>,
+    /// A band's high end, point for point with `points` (its low end).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upper: Vec<(f64, f64)>,
     /// Drawn faintly (its colour blended towards the paper): a
     /// pinned scenario's curve behind the current one.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -77,11 +83,17 @@ pub struct Series {
 
 impl Series {
     pub fn new(name: impl Into<String>, style: Style, color: usize, points: Vec<(f64, f64)>) -> Self {
-        Series { name: name.into(), points, style, color, spans: Vec::new(), faint: false }
+        Series { name: name.into(), points, style, color, spans: Vec::new(), upper: Vec::new(), faint: false }
     }
 
     pub fn spans(name: impl Into<String>, color: usize, spans: Vec<Span>) -> Self {
-        Series { name: name.into(), points: Vec::new(), style: Style::Spans, color, spans, faint: false }
+        Series { spans, ..Series::new(name, Style::Spans, color, Vec::new()) }
+    }
+
+    /// The interval from `lower` to `upper` (the same x, point for point)
+    /// about the curve named `name`.
+    pub fn band(name: impl Into<String>, color: usize, lower: Vec<(f64, f64)>, upper: Vec<(f64, f64)>) -> Self {
+        Series { upper, ..Series::new(name, Style::Band, color, lower) }
     }
 
     /// The (x, y) points this series covers, for axis ranges.
@@ -89,6 +101,8 @@ impl Series {
     fn extent_points(&self) -> Vec<(f64, f64)> {
         if self.style == Style::Spans {
             self.spans.iter().flat_map(|s| [(s.from, s.row), (s.to, s.row)]).collect()
+        } else if self.style == Style::Band {
+            self.points.iter().chain(&self.upper).copied().collect()
         } else {
             self.points.clone()
         }
@@ -123,6 +137,9 @@ pub struct Chart {
 /// Colour-blind-safe (Okabe–Ito) series colours, and a grey for a seventh.
 pub const PALETTE: [(u8, u8, u8); 7] =
     [(213, 94, 0), (0, 114, 178), (0, 158, 115), (204, 121, 167), (230, 159, 0), (86, 180, 233), (128, 128, 128)];
+
+/// The legend's entry for the bands of a chart (one, however many curves have one).
+pub const BAND_LEGEND: &str = "95% interval of the model";
 
 /// A series colour that is the theme's ink (a bound, a reference line);
 /// small enough to cross JSON as an exact number.

@@ -21,6 +21,7 @@
 use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
+use super::uncertainty::{log_ends, Uncertainty};
 use crate::chart::{Axis, Chart, Corner, Series, Style, INK};
 use crate::csv::read_named;
 use crate::error::AnalysisError;
@@ -557,31 +558,21 @@ impl Calibration {
         let spec = model.spec();
         let keys: Vec<&'static str> = self.fitted.iter().map(|f| f.key).collect();
         let theta: Vec<f64> = self.fitted.iter().map(|f| f.value).collect();
-        let at = |t: &[f64]| with_values(spec, params, &keys, t).and_then(|p| value_of(model, &p, output));
-        let value = at(&theta)?;
-        let mut gradient = DVector::zeros(theta.len());
-        for (j, f) in self.fitted.iter().enumerate() {
-            let h = 1e-6 * f.value.abs().max(f.stderr.unwrap_or(0.0)).max(f64::MIN_POSITIVE);
-            let mut up = theta.clone();
-            let mut down = theta.clone();
-            *up.get_mut(j)? += h;
-            *down.get_mut(j)? -= h;
-            let g = match (at(&up), at(&down)) {
-                (Some(a), Some(b)) => (a - b) / (2.0 * h),
-                (Some(a), None) => (a - value) / h,
-                (None, Some(b)) => (value - b) / h,
-                (None, None) => return None,
-            };
-            *gradient.get_mut(j)? = g;
+        let mut at = |t: &[f64]| {
+            vec![with_values(spec, params, &keys, t).and_then(|p| value_of(model, &p, output)).unwrap_or(f64::NAN)]
+        };
+        let bands = Uncertainty::of(self).propagate(&theta, &mut at);
+        let (value, low, high) = (*bands.value.first()?, *bands.low.first()?, *bands.high.first()?);
+        if !(value.is_finite() && low.is_finite()) {
+            return None;
         }
-        let var = (gradient.transpose() * &self.covariance * &gradient).get(0).copied()?.max(0.0);
-        let half = self.t95 * var.sqrt();
+        let half = (high - low) / 2.0;
         let pi95 = (output == self.output).then(|| {
             let noise = if self.relative { self.sigma * value } else { self.sigma };
-            let half = self.t95 * (var + noise * noise).sqrt();
+            let half = ((half * half) + (self.t95 * noise).powi(2)).sqrt();
             [value - half, value + half]
         });
-        Some(Interval { value, ci95: [value - half, value + half], pi95 })
+        Some(Interval { value, ci95: [low, high], pi95 })
     }
 
     /// The fitted parameters as the JSON the command line prints:
@@ -745,9 +736,11 @@ impl Calibration {
                 let p = params.with(xk, value);
                 if groups.len() == 1 {
                     if let Some(i) = self.interval(model, &p, self.output) {
+                        let [lo, hi] = i.ci95;
+                        let (lo, hi) = if y_log { log_ends(i.value, lo, hi) } else { (lo, hi) };
                         curve.push((*gx, i.value));
-                        lower.push((*gx, i.ci95[0]));
-                        upper.push((*gx, i.ci95[1]));
+                        lower.push((*gx, lo));
+                        upper.push((*gx, hi));
                     }
                 } else if let Some(v) = value_of(model, &p, self.output) {
                     curve.push((*gx, v));
@@ -755,10 +748,9 @@ impl Calibration {
             }
             let model_name = if key.is_empty() { "model".to_string() } else { format!("model, {name}") };
             fit_series.push(Series::new(name.clone(), Style::Points, color, measured));
-            fit_series.push(Series::new(model_name, Style::Line, color, curve));
+            fit_series.push(Series::new(model_name.clone(), Style::Line, color, curve));
             if groups.len() == 1 {
-                fit_series.push(Series::new("95% interval of the model", Style::Dashed, color, lower));
-                fit_series.push(Series::new("", Style::Dashed, color, upper));
+                fit_series.insert(0, Series::band(model_name.clone(), color, lower, upper));
             }
             residual_series.push(Series::new(name, Style::Points, color, residuals));
         }
@@ -769,7 +761,7 @@ impl Calibration {
         }
         let y_label = spec.axis_label(self.output);
         let fit_note = if curves {
-            "Points: the measured runs; lines: the calibrated model at each run's other inputs; dashed, where one group is drawn: the 95% interval of the model's value (the fit's uncertainty; a new run scatters more)."
+            "Points: the measured runs; lines: the calibrated model at each run's other inputs; shaded, where one group is drawn: the 95% interval of the model's value (the fit's uncertainty; a new run scatters more)."
         } else {
             "The measured runs and the calibrated model's value for each."
         };

@@ -397,11 +397,22 @@ fn generic_field(
 
 /// A computed grid as CSV: `x,y,output` and a line per node (x fastest),
 /// the coordinates as the engine sampled them, an empty cell for a gap; a
-/// categorical output's cells are its categories' ids.
-pub fn grid_csv(request: &MapRequest, values: &[f64], categories: &[Category]) -> String {
+/// categorical output's cells are its categories' ids. With `interval`
+/// (a calibrated model's 95% interval at each node), two more columns:
+/// its low and high ends.
+pub fn grid_csv(
+    request: &MapRequest,
+    values: &[f64],
+    categories: &[Category],
+    interval: Option<(&[f64], &[f64])>,
+) -> String {
     let xs = request.x.values(request.nx);
     let ys = request.y.values(request.ny);
     let mut out = format!("{},{},{}", request.x.key, request.y.key, request.output);
+    let interval = interval.filter(|_| categories.is_empty());
+    if interval.is_some() {
+        let _ = write!(out, ",{o} 95% low,{o} 95% high", o = request.output);
+    }
     for (j, y) in ys.iter().enumerate() {
         for (i, x) in xs.iter().enumerate() {
             let v = values.get(j * request.nx + i).copied().filter(|v| v.is_finite());
@@ -413,6 +424,11 @@ pub fn grid_csv(request: &MapRequest, values: &[f64], categories: &[Category]) -
                 None => String::new(),
             };
             let _ = write!(out, "\n{x},{y},{cell}");
+            if let Some((low, high)) = interval {
+                let k = j * request.nx + i;
+                let end = |e: &[f64]| e.get(k).filter(|v| v.is_finite()).map(f64::to_string).unwrap_or_default();
+                let _ = write!(out, ",{},{}", end(low), end(high));
+            }
         }
     }
     out

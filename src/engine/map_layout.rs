@@ -235,6 +235,15 @@ pub struct MapLayout {
     pub guides: Vec<GuideLine>,
     /// The baseline of the x axis' title, CSS px.
     pub x_title_at: f64,
+    /// Where the 95% interval's ends cross each level (CSS px, as
+    /// `isolines`), drawn dashed in the ink of the level's isoline.
+    #[serde(skip)]
+    pub interval_lines: Vec<(f64, Vec<Vec<f64>>)>,
+    pub interval_inks: Vec<&'static str>,
+    /// Nodes whose 95% interval straddles a level (drawn pale).
+    pub uncertain: usize,
+    /// What the pale regions and dashed lines are, when drawn.
+    pub interval_note: Option<String>,
 }
 
 /// A category's colour: the charts' palette, in category order.
@@ -373,7 +382,22 @@ pub struct MapPicture<'a> {
     pub categories: &'a [Category],
     /// Reference lines of the model, drawn where their parameter is an axis.
     pub guides: &'a [Guide],
+    /// A calibrated model's 95% interval at each node, when it carries one.
+    pub interval: Option<MapInterval<'a>>,
 }
+
+/// The ends of the 95% interval of a calibrated model's value at each node
+/// (as `values`), and the lines where each end crosses a level.
+pub struct MapInterval<'a> {
+    pub low: &'a [f64],
+    pub high: &'a [f64],
+    /// The isolines of `low` and of `high` at the map's levels.
+    pub lines: &'a [Isoline],
+}
+
+/// How much of its colour a node keeps where the interval straddles a
+/// level (the rest is white): the map is pale where its answer is uncertain.
+const UNCERTAIN_KEEPS: f64 = 0.45;
 
 /// An entry of a categorical map's legend: a swatch of `rgb` (a dashed
 /// line when `None`) at (`x`, `y` − 5), 10 px square, and its text after it.
@@ -399,6 +423,18 @@ pub struct GuideLine {
 
 /// A line of the legend's 11 px text, CSS px.
 const LEGEND_LINE: f64 = 17.0;
+
+/// Appends each line (flat x0, y0, x1, y1, … in CSS px) as an SVG
+/// polyline drawn with `stroke` (its stroke attributes).
+fn polylines(s: &mut String, lines: &[Vec<f64>], stroke: &str) {
+    for line in lines {
+        let points: Vec<String> = line
+            .chunks_exact(2)
+            .map(|c| format!("{:.2},{:.2}", c.first().unwrap_or(&0.0), c.get(1).unwrap_or(&0.0)))
+            .collect();
+        let _ = write!(s, r#"<polyline points="{}" fill="none" {stroke}/>"#, points.join(" "));
+    }
+}
 
 impl MapLayout {
     /// Lays out `map` in an image `width` CSS px wide (at least [`MIN_WIDTH`]).
@@ -454,6 +490,15 @@ impl MapLayout {
         let lut: Vec<[u8; 3]> = (0..256).map(|k| colour(k as f64 / 255.0)).collect();
         let (nx, ny) = (map.nx, map.ny);
         let mut pixels = vec![0u8; nx * ny * 4];
+        // A node is uncertain where its interval has a level strictly inside.
+        let interval = map.interval.as_ref().filter(|_| !categorical);
+        let straddles = |k: usize| {
+            interval.is_some_and(|b| match (b.low.get(k), b.high.get(k)) {
+                (Some(lo), Some(hi)) => levels.iter().any(|l| lo < l && l < hi),
+                _ => false,
+            })
+        };
+        let mut uncertain = 0;
         for j in 0..ny {
             for i in 0..nx {
                 let v = map.values.get(j * nx + i).copied().unwrap_or(f64::NAN);
@@ -470,6 +515,13 @@ impl MapLayout {
                     }
                     _ => [0, 0, 0, 0], // a gap: the page's gap colour shows through
                 };
+                let mut rgba = rgba;
+                if straddles(j * nx + i) {
+                    uncertain += 1;
+                    for c in rgba.iter_mut().take(3) {
+                        *c = (UNCERTAIN_KEEPS * f64::from(*c) + (1.0 - UNCERTAIN_KEEPS) * 255.0).round() as u8;
+                    }
+                }
                 let o = ((ny - 1 - j) * nx + i) * 4;
                 if let Some(px) = pixels.get_mut(o..o + 4) {
                     px.copy_from_slice(&rgba);
@@ -509,14 +561,30 @@ impl MapLayout {
             }
         }
 
-        let isoline_inks = isolines
-            .iter()
-            .map(|(level, _)| match &scale {
-                _ if categorical => "#111",
-                Some(s) if s.fraction(*level).clamp(0.0, 1.0) < LIGHT_INK_BELOW => "#fff",
-                _ => "#111",
+        let ink = |level: f64| match &scale {
+            _ if categorical => "#111",
+            Some(s) if s.fraction(level).clamp(0.0, 1.0) < LIGHT_INK_BELOW => "#fff",
+            _ => "#111",
+        };
+        let isoline_inks = isolines.iter().map(|(level, _)| ink(*level)).collect();
+        let interval_lines: Vec<(f64, Vec<Vec<f64>>)> = interval
+            .map(|b| {
+                b.lines
+                    .iter()
+                    .map(|iso| {
+                        let lines = iso.lines.iter().map(|l| l.iter().flat_map(|&(x, y)| [px(x), py(y)]).collect());
+                        (iso.level, lines.collect())
+                    })
+                    .collect()
             })
-            .collect();
+            .unwrap_or_default();
+        let interval_inks = interval_lines.iter().map(|(level, _)| ink(*level)).collect();
+        let interval_note = interval.map(|_| {
+            format!(
+                "Pale: where the 95% interval of the calibrated model's value straddles a level ({uncertain} of {} points); dashed: where its low and high ends cross each level.",
+                nx * ny
+            )
+        });
         let guides = guide_lines(map, plot, &px, &py);
 
         let x_ticks = labelled_ticks(ticks(map.x), px, |t| {
@@ -580,6 +648,10 @@ impl MapLayout {
             legend,
             guides,
             x_title_at,
+            interval_lines,
+            interval_inks,
+            uncertain,
+            interval_note,
         }
     }
 
@@ -627,21 +699,12 @@ impl MapLayout {
             p.x, p.y, p.w, p.h
         );
         image(&mut s, p, self.nx, self.ny, &self.pixels);
+        let width = ISOLINE_WIDTH;
         for ((_, lines), stroke) in self.isolines.iter().zip(&self.isoline_inks) {
-            let width = ISOLINE_WIDTH;
-            {
-                for line in lines {
-                    let points: Vec<String> = line
-                        .chunks_exact(2)
-                        .map(|c| format!("{:.2},{:.2}", c.first().unwrap_or(&0.0), c.get(1).unwrap_or(&0.0)))
-                        .collect();
-                    let _ = write!(
-                        s,
-                        r#"<polyline points="{}" fill="none" stroke="{stroke}" stroke-width="{width}" stroke-linejoin="round"/>"#,
-                        points.join(" ")
-                    );
-                }
-            }
+            polylines(&mut s, lines, &format!(r#"stroke="{stroke}" stroke-width="{width}" stroke-linejoin="round""#));
+        }
+        for ((_, lines), stroke) in self.interval_lines.iter().zip(&self.interval_inks) {
+            polylines(&mut s, lines, &format!(r#"stroke="{stroke}" stroke-width="1" stroke-dasharray="4 3""#));
         }
         for l in &self.labels {
             let r = l.rect;

@@ -8,3 +8,4 @@ pub mod contour;
 pub mod isomap;
 pub mod map_layout;
 pub mod sweep;
+pub mod uncertainty;

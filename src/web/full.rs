@@ -10,6 +10,7 @@ use super::{decode_params, encode, error, model_error, text_arg, SESSION};
 use crate::api;
 use crate::api::export::{self, Provenance};
 use crate::engine::isomap::{self, MapAxis, MapError, MapRequest};
+use crate::engine::uncertainty::{Bands, Uncertainty};
 use crate::error::AnalysisError;
 
 /// Draws `chart` on `canvas` (sized in device pixels; `scale` is the
@@ -32,6 +33,7 @@ fn paint(
 /// sentence about what it shows) or `undefined`. The canvas is expected in
 /// device pixels; `scale` (devicePixelRatio) enlarges fonts and strokes.
 #[wasm_bindgen(js_name = drawChart)]
+#[allow(clippy::too_many_arguments)]
 pub fn draw_chart(
     canvas: HtmlCanvasElement,
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
@@ -40,13 +42,43 @@ pub fn draw_chart(
     scale: f64,
     #[wasm_bindgen(unchecked_optional_param_type = "ChartTheme")] theme: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Scenario[]")] scenarios: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Carried")] carried: JsValue,
 ) -> Result<Option<String>, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let chart_id = &text_arg("chartId", chart_id)?;
     let raw = decode_params(params)?;
     let scenarios = decode_scenarios(scenarios)?;
-    let chart = SESSION.with(|s| s.chart(model_id, chart_id, &raw)).map_err(|e| model_error(&e))?;
+    let carried = decode_carried(model_id, carried)?;
+    let chart =
+        SESSION.with(|s| s.chart_carrying(model_id, chart_id, &raw, carried.as_ref())).map_err(|e| model_error(&e))?;
     paint(canvas, &api::with_scenarios(model_id, chart_id, chart, &scenarios), scale, theme)
+}
+
+/// A calibration's uncertainty carried into a chart, sweep or map:
+/// `{parameters, covariance, t95}` as `calibrate`'s `result` gives them
+/// (none when `undefined` or `null`).
+fn decode_carried(model_id: &str, value: JsValue) -> Result<Option<Uncertainty>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    #[derive(serde::Deserialize)]
+    struct Carried {
+        parameters: Vec<String>,
+        covariance: Vec<Vec<f64>>,
+        t95: f64,
+    }
+    let c: Carried = serde_wasm_bindgen::from_value(value).map_err(|e| {
+        super::type_error(&format!(
+            "carried must be {{parameters, covariance, t95}}, as calibrate's result gives them: {e}"
+        ))
+    })?;
+    api::uncertainty(model_id, &c.parameters, &c.covariance, c.t95).map(Some).map_err(|e| super::range_error(&e))
+}
+
+/// Bands as one `Float64Array`: the values, then the low ends, then the high ends.
+fn bands_array(b: &Bands) -> js_sys::Float64Array {
+    let all: Vec<f64> = b.value.iter().chain(&b.low).chain(&b.high).copied().collect();
+    js_sys::Float64Array::from(all.as_slice())
 }
 
 /// Pinned scenarios (`[{name, params}]`, at most `MAX_SCENARIOS`; none
@@ -85,12 +117,15 @@ pub fn chart_data(
     #[wasm_bindgen(unchecked_param_type = "string")] chart_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "Scenario[]")] scenarios: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Carried")] carried: JsValue,
 ) -> Result<JsValue, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let chart_id = &text_arg("chartId", chart_id)?;
     let raw = decode_params(params)?;
     let scenarios = decode_scenarios(scenarios)?;
-    let chart = SESSION.with(|s| s.chart(model_id, chart_id, &raw)).map_err(|e| model_error(&e))?;
+    let carried = decode_carried(model_id, carried)?;
+    let chart =
+        SESSION.with(|s| s.chart_carrying(model_id, chart_id, &raw, carried.as_ref())).map_err(|e| model_error(&e))?;
     encode(&api::with_scenarios(model_id, chart_id, chart, &scenarios))
 }
 
@@ -108,7 +143,7 @@ pub fn paint_chart(
 ) -> Result<Option<String>, JsValue> {
     let chart: crate::chart::Chart = serde_wasm_bindgen::from_value(chart)
         .map_err(|e| super::type_error(&format!("chart must be a Chart, as chartData returns it: {e}")))?;
-    let items: usize = chart.series.iter().map(|s| s.points.len() + s.spans.len()).sum();
+    let items: usize = chart.series.iter().map(|s| s.points.len() + s.spans.len() + s.upper.len()).sum();
     if items > MAX_CHART_ITEMS {
         return Err(super::range_error(&format!(
             "chart has {items} points and bars; at most {MAX_CHART_ITEMS} are drawn"
@@ -169,6 +204,7 @@ pub fn calibrate(
 
 /// Draws a chart of the analysis of measured data; returns its note.
 #[wasm_bindgen(js_name = drawAnalysisChart)]
+#[allow(clippy::too_many_arguments)]
 pub fn draw_analysis_chart(
     canvas: HtmlCanvasElement,
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
@@ -254,7 +290,9 @@ pub fn iso_map(
 }
 
 /// Rows `j0 … j1 − 1` of a map's grid as a `Float64Array` (NaN = gap), for
-/// computing a map band by band in a worker.
+/// computing a map band by band in a worker. With `carried` (a
+/// calibration's uncertainty), three times as long: the values, then the
+/// low ends of their 95% intervals, then the high ends.
 #[wasm_bindgen(js_name = isoMapRows)]
 pub fn iso_map_rows(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
@@ -262,10 +300,15 @@ pub fn iso_map_rows(
     #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
     j0: usize,
     j1: usize,
+    #[wasm_bindgen(unchecked_optional_param_type = "Carried")] carried: JsValue,
 ) -> Result<js_sys::Float64Array, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let raw = decode_params(params)?;
     let r = map_request(request)?;
+    if let Some(u) = decode_carried(model_id, carried)? {
+        let bands = api::iso_map_rows_carrying(model_id, &raw, &r, j0..j1, &u).map_err(|e| map_error(&e))?;
+        return Ok(bands_array(&bands));
+    }
     let values = api::iso_map_rows(model_id, &raw, &r, j0..j1).map_err(|e| map_error(&e))?;
     Ok(js_sys::Float64Array::from(values.as_slice()))
 }
@@ -308,7 +351,10 @@ fn isolines_js(isolines: impl IntoIterator<Item = (f64, Vec<Vec<f64>>)>) -> Resu
 /// y_title, bar, bar_ticks}` plus `pixels` and `barPixels`
 /// (`Uint8ClampedArray`, RGBA, top row first) and `isolines` (`[{level,
 /// lines: [Float64Array x0, y0, …]}]`, CSS px). The page blits the pixels
-/// and draws the rest as laid out.
+/// and draws the rest as laid out. With `low` and `high` (the ends of a
+/// calibrated model's 95% interval at each node), the map is pale where the
+/// interval straddles a level and `interval_lines` (as `isolines`) show
+/// where its ends cross the levels.
 #[wasm_bindgen(js_name = mapLayout, unchecked_return_type = "MapLayout")]
 pub fn map_layout(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
@@ -316,15 +362,19 @@ pub fn map_layout(
     values: &[f64],
     width: f64,
     #[wasm_bindgen(unchecked_param_type = "Params | undefined")] params: JsValue,
+    low: Option<Vec<f64>>,
+    high: Option<Vec<f64>>,
 ) -> Result<JsValue, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let r = map_request(request)?;
     let raw = decode_params(params)?;
-    let layout = api::map_layout(model_id, &r, values, width, &raw).map_err(|e| map_error(&e))?;
+    let interval = low.as_deref().zip(high.as_deref());
+    let layout = api::map_layout(model_id, &r, values, width, &raw, interval).map_err(|e| map_error(&e))?;
     let out = encode(&layout)?;
     js_sys::Reflect::set(&out, &"pixels".into(), &js_sys::Uint8ClampedArray::from(layout.pixels.as_slice()))?;
     js_sys::Reflect::set(&out, &"barPixels".into(), &js_sys::Uint8ClampedArray::from(layout.bar_pixels.as_slice()))?;
     js_sys::Reflect::set(&out, &"isolines".into(), &isolines_js(layout.isolines)?)?;
+    js_sys::Reflect::set(&out, &"interval_lines".into(), &isolines_js(layout.interval_lines)?)?;
     Ok(out)
 }
 
@@ -334,7 +384,7 @@ pub fn map_csv(
     #[wasm_bindgen(unchecked_param_type = "MapRequest")] request: JsValue,
     values: &[f64],
 ) -> Result<String, JsValue> {
-    Ok(isomap::grid_csv(&map_request(request)?, values, &[]))
+    Ok(isomap::grid_csv(&map_request(request)?, values, &[], None))
 }
 
 /// The `n` sample values of a map axis `KEY:MIN:MAX[:log]`, exactly as the
@@ -367,7 +417,9 @@ pub fn sweep_plan(
 /// Curve `index` of a sweep: the output at every x as a `Float64Array`
 /// (NaN where the model has no value), for computing sweeps in a worker;
 /// with `from` and `to`, only the points from..to (cut to the curve), so a
-/// curve of slow points is computed a few at a time.
+/// curve of slow points is computed a few at a time. With `carried` (a
+/// calibration's uncertainty), three times as long: the values, then the
+/// low ends of their 95% intervals, then the high ends.
 #[wasm_bindgen(js_name = sweepSeries)]
 pub fn sweep_series(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
@@ -376,11 +428,17 @@ pub fn sweep_series(
     index: usize,
     from: Option<usize>,
     to: Option<usize>,
+    #[wasm_bindgen(unchecked_optional_param_type = "Carried")] carried: JsValue,
 ) -> Result<js_sys::Float64Array, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let sweep_id = &text_arg("sweepId", sweep_id)?;
     let raw = decode_params(params)?;
     let points = from.unwrap_or(0)..to.unwrap_or(usize::MAX);
+    if let Some(u) = decode_carried(model_id, carried)? {
+        let bands =
+            api::sweep_points_carrying(model_id, sweep_id, &raw, index, points, &u).map_err(|e| model_error(&e))?;
+        return Ok(bands_array(&bands));
+    }
     let ys = api::sweep_points(model_id, sweep_id, &raw, index, points).map_err(|e| model_error(&e))?;
     Ok(js_sys::Float64Array::from(ys.as_slice()))
 }
@@ -388,6 +446,7 @@ pub fn sweep_series(
 /// Draws a sweep from its computed curves (an array of `Float64Array`, one
 /// per series value) and returns the note that reads them.
 #[wasm_bindgen(js_name = drawSweep)]
+#[allow(clippy::too_many_arguments)]
 pub fn draw_sweep(
     canvas: HtmlCanvasElement,
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
@@ -444,7 +503,7 @@ fn provenance(model_id: JsValue, params: JsValue, link: JsValue) -> Result<Prove
 fn chart_arg(chart: JsValue) -> Result<crate::chart::Chart, JsValue> {
     let chart: crate::chart::Chart = serde_wasm_bindgen::from_value(chart)
         .map_err(|e| super::type_error(&format!("chart must be a Chart, as chartData returns it: {e}")))?;
-    let items: usize = chart.series.iter().map(|s| s.points.len() + s.spans.len()).sum();
+    let items: usize = chart.series.iter().map(|s| s.points.len() + s.spans.len() + s.upper.len()).sum();
     if items > MAX_CHART_ITEMS {
         return Err(super::range_error(&format!(
             "chart has {items} points and bars; at most {MAX_CHART_ITEMS} are read"
@@ -466,7 +525,10 @@ fn theme_arg(theme: JsValue) -> Result<crate::chart::Theme, JsValue> {
 }
 
 /// A sweep as chart data (`Chart`), from its computed curves (as `drawSweep`
-/// takes them): for its data table and its exports.
+/// takes them): for its data table and its exports. With `bands`
+/// (`{carried, low, high}`: a calibration's uncertainty and the ends of
+/// each curve's 95% intervals, as `sweepSeries` gives them), each curve
+/// gets its band.
 #[wasm_bindgen(js_name = sweepChartData, unchecked_return_type = "Chart")]
 pub fn sweep_chart_data(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
@@ -474,12 +536,31 @@ pub fn sweep_chart_data(
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Float64Array[]")] curves: js_sys::Array,
     #[wasm_bindgen(unchecked_optional_param_type = "SweepScenario[]")] scenarios: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "SweepBands")] bands: JsValue,
 ) -> Result<JsValue, JsValue> {
     let model_id = &text_arg("modelId", model_id)?;
     let sweep_id = &text_arg("sweepId", sweep_id)?;
     let raw = decode_params(params)?;
-    let ys: Vec<Vec<f64>> = curves.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect();
-    let chart = SESSION.with(|s| s.sweep_chart(model_id, sweep_id, &raw, Some(ys))).map_err(|e| model_error(&e))?;
+    let arrays =
+        |a: &js_sys::Array| -> Vec<Vec<f64>> { a.iter().map(|c| js_sys::Float64Array::new(&c).to_vec()).collect() };
+    let ys = arrays(&curves);
+    let chart = if bands.is_undefined() || bands.is_null() {
+        SESSION.with(|s| s.sweep_chart(model_id, sweep_id, &raw, Some(ys))).map_err(|e| model_error(&e))?
+    } else {
+        let get = |k: &str| js_sys::Reflect::get(&bands, &k.into());
+        let carried = decode_carried(model_id, get("carried")?)?
+            .ok_or_else(|| super::type_error("bands must be {carried, low, high}"))?;
+        let ends = |k: &str| -> Result<Vec<Vec<f64>>, JsValue> {
+            let list = get(k)?.dyn_into::<js_sys::Array>().map_err(|_| {
+                super::type_error(&format!("bands.{k} must be an array of Float64Array, one per curve"))
+            })?;
+            Ok(arrays(&list))
+        };
+        let (low, high) = (ends("low")?, ends("high")?);
+        SESSION
+            .with(|s| s.sweep_chart_carrying(model_id, sweep_id, &raw, ys, (&low, &high), &carried))
+            .map_err(|e| model_error(&e))?
+    };
     encode(&with_sweep_scenarios(model_id, sweep_id, chart, scenarios)?)
 }
 
@@ -602,7 +683,8 @@ pub fn export_png(
 
 /// A computed map as a file: `"svg"` (laid out `width` CSS px wide) or
 /// `"csv"` (the grid), recording the model, its parameters, isoperf's
-/// version and `link`.
+/// version and `link`; with `low` and `high`, as `mapLayout` draws them
+/// and with their columns in the CSV.
 #[wasm_bindgen(js_name = exportMap)]
 #[allow(clippy::too_many_arguments)]
 pub fn export_map(
@@ -613,14 +695,18 @@ pub fn export_map(
     #[wasm_bindgen(unchecked_param_type = "string")] model_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Params | null | undefined")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] link: JsValue,
+    low: Option<Vec<f64>>,
+    high: Option<Vec<f64>>,
 ) -> Result<String, JsValue> {
     let r = map_request(request)?;
     let format = text_arg("format", format)?;
     let from = provenance(model_id, params, link)?;
+    let interval = low.as_deref().zip(high.as_deref());
     match format.as_str() {
-        "csv" => Ok(from.csv_comment() + &api::map_csv(&from.model, &r, values).map_err(|e| map_error(&e))?),
+        "csv" => Ok(from.csv_comment() + &api::map_csv(&from.model, &r, values, interval).map_err(|e| map_error(&e))?),
         "svg" => {
-            let layout = api::map_layout(&from.model, &r, values, width, &from.params).map_err(|e| map_error(&e))?;
+            let layout =
+                api::map_layout(&from.model, &r, values, width, &from.params, interval).map_err(|e| map_error(&e))?;
             Ok(export::with_metadata(&layout.to_svg(), &from.to_json()))
         }
         other => Err(super::range_error(&format!(

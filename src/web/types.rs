@@ -444,6 +444,12 @@ export interface MapLayoutData {
   guides: GuideLine[];
   /** The baseline of the x axis' title. */
   x_title_at: number;
+  /** The colour of each line of `interval_lines`. */
+  interval_inks: string[];
+  /** Nodes whose 95% interval straddles a level (drawn pale); 0 without an interval. */
+  uncertain: number;
+  /** What the pale regions and dashed lines are, when a calibration's interval is drawn. */
+  interval_note: string | null;
 }
 
 /** An entry of a categorical map's legend: a 10 px swatch at (x, y − 5), a dashed line when `rgb` is null, and its text after it. */
@@ -471,6 +477,8 @@ export interface MapLayout extends MapLayoutData {
   /** RGBA, one pixel per row of the colour bar, top (max) first. */
   barPixels: Uint8ClampedArray;
   isolines: FlatIsoline[];
+  /** Where the ends of a calibration's 95% interval cross each level (CSS px), drawn dashed; empty without one. */
+  interval_lines: FlatIsoline[];
 }
 
 /** A sweep's x values and series values (`sweepPlan`). */
@@ -488,6 +496,23 @@ export interface Scenario {
 /** A pinned scenario on a sweep: its curves, computed by the sweep worker for its parameters (`drawSweep`, `sweepChartData`). */
 export interface SweepScenario extends Scenario {
   curves: Float64Array[];
+}
+
+/** A calibration's uncertainty carried into charts, sweeps and maps: as `calibrate`'s `result` gives it. */
+export interface Carried {
+  /** The fitted parameters' keys. */
+  parameters: string[];
+  /** Their covariance, k × k, in the form's units. */
+  covariance: number[][];
+  /** Student's t for 95% at the fit's degrees of freedom. */
+  t95: number;
+}
+
+/** The bands of a sweep's curves (`sweepChartData`): the uncertainty and each curve's 95% ends, as `sweepSeries` gives them with `carried`. */
+export interface SweepBands {
+  carried: Carried;
+  low: Float64Array[];
+  high: Float64Array[];
 }
 
 /** A pinned scenario's sweep chart (`overlayScenarios`): as `sweepChartData` gives it, `null` when its parameters have no result. */
@@ -527,9 +552,11 @@ export interface ChartSpan {
 export interface ChartSeries {
   name: string;
   points: [number, number][];
-  style: "line" | "dashed" | "points" | "marker" | "spans";
+  style: "line" | "dashed" | "points" | "marker" | "spans" | "band";
   color: number;
   spans?: ChartSpan[];
+  /** A band's high end, point for point with `points` (its low end). */
+  upper?: [number, number][];
   /** Drawn faintly: a pinned scenario's curve. */
   faint?: boolean;
 }

@@ -2,8 +2,10 @@
 // Chromium: an example's runs fitted and shown with their intervals, the
 // charts painted, the fitted values put into the form, pasted runs fitted
 // and kept in the link (which restores them and the fit), the scaling laws
-// of runs that vary one input, and bad runs named at their line. Numbers
-// are checked against the native CLI's `calibrate` on the same file.
+// of runs that vary one input, bad runs named at their line, and the fit's
+// uncertainty carried into the model's charts, sweeps and map while the
+// form holds the fitted values. Numbers are checked against the native
+// CLI's `calibrate` on the same file.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +13,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-import { CLI, ROOT, assertCleanPage, canvasInk, hasCli, hashParams, openPage, startEnv, stopEnv, withPage } from './helpers.mjs';
+import { CLI, MAP_DONE, ROOT, assertCleanPage, canvasInk, hasCli, hashParams, openPage, startEnv, stopEnv, waitComplete, withPage } from './helpers.mjs';
 
 const run = promisify(execFile);
 const NO_CLI = hasCli() ? false : `the native CLI ${CLI} does not exist; build it with \`cargo build\``;
@@ -60,6 +62,29 @@ function displayed(text) {
   const m = text.trim().match(/^(-?[\d.]+)(?: × 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))?$/);
   assert.ok(m, `a number: ${text}`);
   return Number(m[1]) * 10 ** Number(m[2] ? [...m[2]].map((c) => sup[c]).join('') : 0);
+}
+
+/**
+ * Waits until the model's time chart and map show (`carrying`) or do not
+ * show the fit's uncertainty; then, when they do, {carry (the panel's
+ * note), columns (of the time chart's data table), mapNote}, else null.
+ */
+async function carriedView(page, carrying) {
+  await page.waitForFunction((want) => {
+    const note = document.querySelector('#charts figure[data-chart="time"] .chart-note')?.textContent ?? '';
+    const map = document.querySelector('section#map .map-scale-note')?.textContent ?? '';
+    const painted = document.querySelector('section#map canvas.map-canvas[data-labels]');
+    return painted && /Shaded: the 95% interval/.test(note) === want && /^Pale: |\. Pale: /.test(map) === want;
+  }, carrying, { timeout: 30_000 });
+  if (!carrying) return null;
+  const fig = '#charts figure[data-chart="time"]';
+  if (await page.$eval(`${fig} .chart-data`, (d) => d.hidden)) await page.click(`${fig} .chart-data-toggle`);
+  await page.waitForSelector(`${fig} .chart-data th`);
+  return {
+    carry: await page.textContent(`${PANEL} .calibration-carry`),
+    columns: await page.$$eval(`${fig} .chart-data th`, (ths) => ths.map((t) => t.textContent)),
+    mapNote: await page.textContent('section#map .map-scale-note'),
+  };
 }
 
 /** Four significant figures, as the page prints them. */
@@ -193,6 +218,75 @@ describe('calibration', () => {
     } finally {
       await close();
     }
+  });
+
+  test('the fitted values carry their uncertainty into the charts and the map; the link keeps it; a changed value drops it', async () => {
+    await withPage(env, { hash: 'model=pmm&cal.data=runs&cal.fit=t_flops,t_comm&cal.rel=1' }, async ({ page, log }) => {
+      await fitted(page);
+      await waitComplete(page, 'pmm');
+      assert.match(await page.textContent(`${PANEL} .calibration-carry`), /^Use the fitted values in the model to carry/);
+      assert.equal(await carriedView(page, false), null, 'no bands before the fitted values are used');
+      await page.click(`${PANEL} .use-fit`);
+      const view = await carriedView(page, true);
+      assert.match(view.carry, /carry this fit’s uncertainty: shaded bands are the 95% interval of the model’s value from t_flops, t_comm/);
+      // A band under each implementation's curve, in the chart's data as two columns.
+      for (const impl of ['Dryad', 'MS-MPI', 'Fox']) {
+        for (const end of ['95% low', '95% high']) assert.ok(view.columns.includes(`${impl} (${end})`), `${impl} (${end}) in ${view.columns}`);
+      }
+      // The map: pale where the interval of the efficiency straddles a level, and says how much.
+      const [, pale, all] = view.mapNote.match(/\((\d+) of (\d+) points\)/).map(Number);
+      assert.ok(pale > 0 && pale < all / 4, view.mapNote);
+      const box = await page.$eval(MAP_DONE, (c) => { const r = c.getBoundingClientRect(); return { x: r.width / 2, y: r.height / 2 }; });
+      await page.hover(MAP_DONE, { position: box });
+      const readout = await page.textContent('section#map .map-readout');
+      const [, v, lo, hi] = readout.match(/= ([^ ]+) \(95%: ([^ ]+) … ([^ ]+)\)$/).map((t, i) => (i ? displayed(t) : t));
+      assert.ok(lo < v && v < hi, readout);
+      // The link keeps the fitted values and the runs: a new page carries the same.
+      const h = await hashParams(page);
+      const again = await openPage(env, { hash: new URLSearchParams(h).toString() });
+      try {
+        await fitted(again.page);
+        const restored = await carriedView(again.page, true);
+        assert.deepEqual(restored.columns, view.columns);
+        assert.equal(restored.mapNote, view.mapNote);
+        assertCleanPage(again.log, env.url.replace(/\/$/, ''));
+      } finally {
+        await again.close();
+      }
+      // Another t_flops is no longer the fit's: the bands go, and the panel says how to bring them back.
+      await page.fill('#form input[name="t_flops"]', '3e-10');
+      assert.equal(await carriedView(page, false), null);
+      assert.match(await page.textContent(`${PANEL} .calibration-carry`), /^Use the fitted values in the model to carry/);
+      assertCleanPage(log, env.url.replace(/\/$/, ''));
+    });
+  });
+
+  test("a sweep's curves carry the fit's bands", { skip: NO_CLI }, async () => {
+    // MapReduce runs at m = 10 … 50, V = 10¹² and 10¹³ from the model (±3%, alternating); a_map fitted.
+    const rows = [];
+    for (const m of [10, 20, 50]) {
+      for (const V of [1e12, 1e13]) {
+        const { stdout } = await run(CLI, ['eval', 'mapreduce', `m=${m}`, `V=${V}`]);
+        rows.push(`${m},${V},${(JSON.parse(stdout).T * (rows.length % 2 ? 1.03 : 0.97)).toPrecision(6)}`);
+      }
+    }
+    const csv = `m,V,T\n${rows.join('\n')}\n`;
+    await withPage(env, { hash: `model=mapreduce&cal.csv=${encodeURIComponent(csv)}&cal.fit=a_map` }, async ({ page, log }) => {
+      await fitted(page);
+      await page.click(`${PANEL} .use-fit`);
+      await page.waitForFunction(() => /carry this fit/.test(document.querySelector('#calibration .calibration-carry').textContent));
+      await page.waitForFunction(() => [...document.querySelectorAll('#charts figure.sweep')].every((f) => f.dataset.state === 'done' && /Shaded: the 95% interval/.test(f.querySelector('.chart-note').textContent)), null, { timeout: 60_000 });
+      const fig = '#charts figure.sweep[data-sweep="speedup-m-r"]';
+      await page.click(`${fig} .chart-data-toggle`);
+      await page.waitForSelector(`${fig} .chart-data th`);
+      const columns = await page.$$eval(`${fig} .chart-data th`, (ths) => ths.map((t) => t.textContent));
+      for (const name of ['r = ℓ = 10', 'r = ℓ = 200']) {
+        assert.ok(columns.includes(`${name} (95% low)`) && columns.includes(`${name} (95% high)`), `${name} in ${columns}`);
+      }
+      // The note's parameter is rich text (a subscript), not markup shown as text.
+      assert.equal(await page.$$eval(`${fig} .chart-note sub`, (subs) => subs.map((s) => s.textContent).join()), 'map');
+      assertCleanPage(log, env.url.replace(/\/$/, ''));
+    });
   });
 
   test('bad runs and choices are named at their line, column or parameter; never script from text', async () => {
