@@ -66,6 +66,7 @@ pub struct Span {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Series {
     pub name: String,
+    #[serde(deserialize_with = "points_with_gaps")]
     pub points: Vec<(f64, f64)>,
     pub style: Style,
     /// Index into [`PALETTE`].
@@ -73,12 +74,19 @@ pub struct Series {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spans: Vec<Span>,
     /// A band's high end, point for point with `points` (its low end).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "points_with_gaps")]
     pub upper: Vec<(f64, f64)>,
     /// Drawn faintly (its colour blended towards the paper): a
     /// pinned scenario's curve behind the current one.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub faint: bool,
+}
+
+/// Points as JSON gives them back: a gap (NaN or an infinity, which JSON
+/// writes as null) reads as NaN, which no chart draws.
+fn points_with_gaps<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(f64, f64)>, D::Error> {
+    let read: Vec<(Option<f64>, Option<f64>)> = Deserialize::deserialize(d)?;
+    Ok(read.into_iter().map(|(x, y)| (x.unwrap_or(f64::NAN), y.unwrap_or(f64::NAN))).collect())
 }
 
 impl Series {

@@ -272,11 +272,14 @@ impl Uncertainty {
 /// The ends of the interval `value` ± (its half-width, as `low` and `high`
 /// give it) as a band draws them on a log axis: the same relative interval
 /// in ln y, value·exp(± half/value), which stays positive where the linear
-/// interval reaches 0 (a time known to within more than itself).
+/// interval reaches 0 (a time known to within more than itself); the linear
+/// ends where that overflows.
 pub fn log_ends(value: f64, low: f64, high: f64) -> (f64, f64) {
     let half = (high - low) / 2.0;
-    if value > 0.0 {
-        (value * (-half / value).exp(), value * (half / value).exp())
+    let ends = (value * (-half / value).exp(), value * (half / value).exp());
+    // Not positive, or known to within more than e^700 times itself: the linear ends.
+    if value > 0.0 && ends.1.is_finite() {
+        ends
     } else {
         (low, high)
     }

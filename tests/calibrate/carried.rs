@@ -320,3 +320,35 @@ fn a_malformed_uncertainty_is_refused_with_what_is_wrong() {
     }
     assert!(api::uncertainty("pmm", &keys(&["t_flops", "t_comm"]), &ok, 2.0).is_ok());
 }
+
+#[test]
+fn a_band_with_gaps_crosses_json_and_draws() {
+    use isoperf::chart::{Axis, Chart, Corner, Series};
+    use isoperf::engine::uncertainty::log_ends;
+    use isoperf::spec::Scale;
+    // JSON writes NaN and infinities as null: they read back as gaps, which no chart draws.
+    let band = Series::band(
+        "T",
+        1,
+        vec![(1.0, 0.5), (2.0, f64::NAN), (3.0, 2.5)],
+        vec![(1.0, 1.5), (2.0, f64::INFINITY), (3.0, 3.5)],
+    );
+    let chart = Chart {
+        title: "t".into(),
+        x: Axis::new("x", Scale::Linear),
+        y: Axis::new("y", Scale::Linear),
+        series: vec![band, Series::new("T", Style::Line, 1, vec![(1.0, 1.0), (2.0, 2.0), (3.0, 3.0)])],
+        legend: Corner::Auto,
+        note: None,
+    };
+    let back: Chart = serde_json::from_str(&serde_json::to_string(&chart).unwrap()).unwrap();
+    assert!(back.series[0].points[1].1.is_nan() && back.series[0].upper[1].1.is_nan());
+    assert!(isoperf::chart::to_svg(&back, 400, 300).is_ok());
+    let table = api::export::chart_table(&back);
+    assert_eq!(table.rows[1].cells, ["2", "—", "—", "2"]);
+    // On a log axis the same relative interval, unless it overflows: then the linear ends.
+    let (lo, hi) = log_ends(10.0, 9.0, 11.0);
+    assert!((lo - 10.0 * (-0.1_f64).exp()).abs() < 1e-12 && (hi - 10.0 * 0.1_f64.exp()).abs() < 1e-12);
+    assert_eq!(log_ends(1.0, -1e300, 1e300), (-1e300, 1e300));
+    assert_eq!(log_ends(-1.0, -2.0, 0.0), (-2.0, 0.0));
+}

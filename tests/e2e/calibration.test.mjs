@@ -13,7 +13,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-import { CLI, MAP_DONE, ROOT, assertCleanPage, canvasInk, hasCli, hashParams, openPage, startEnv, stopEnv, waitComplete, withPage } from './helpers.mjs';
+import { CLI, MAP_DONE, MODELS, ROOT, assertCleanPage, canvasInk, hasCli, hashParams, openPage, startEnv, stopEnv, waitComplete, withPage } from './helpers.mjs';
 
 const run = promisify(execFile);
 const NO_CLI = hasCli() ? false : `the native CLI ${CLI} does not exist; build it with \`cargo build\``;
@@ -87,6 +87,20 @@ async function carriedView(page, carrying) {
   };
 }
 
+/**
+ * The header and row names of the data table under the chart in `figure`,
+ * opened by its toggle (again, if a newer answer redrew the figure).
+ */
+async function chartDataNames(page, figure, what) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    // A click as the page gets it (no waiting for the figure to stop moving: its charts are still being painted).
+    await page.$eval(figure, (f) => { if (f.querySelector('.chart-data').hidden) f.querySelector('.chart-data-toggle').click(); });
+    const shown = await page.waitForSelector(`${figure} .chart-data th`, { timeout: 3_000 }).catch(() => null);
+    if (shown) return page.$$eval(`${figure} .chart-data th`, (ths) => ths.map((t) => t.textContent));
+  }
+  throw new Error(`${what}: the chart's data table did not open`);
+}
+
 /** Four significant figures, as the page prints them. */
 const DISPLAY_RTOL = 5e-4;
 
@@ -153,7 +167,7 @@ describe('calibration', () => {
     const csv = `p,time\n${rows.join('\n')}\n`;
     const { page, log, close } = await openPage(env, { hash: 'model=scaling' });
     try {
-      await page.click(`${PANEL} > summary`);
+      await page.$eval(PANEL, (d) => { d.open = true; }); // opened as a click would, without waiting for the charts to settle
       await page.fill(`${PANEL} .calibration-text`, csv);
       for (const key of ['C0', 'C1', 'C2']) await page.check(`${PANEL} .calibration-fit input[value="${key}"]`);
       const p = await fitted(page);
@@ -199,7 +213,7 @@ describe('calibration', () => {
     assert.ok(csv.length > 4000);
     const { page, close } = await openPage(env, { hash: 'model=scaling&cal.fit=C0,C1,C2' });
     try {
-      await page.click(`${PANEL} > summary`);
+      await page.$eval(PANEL, (d) => { d.open = true; }); // opened as a click would, without waiting for the charts to settle
       await page.fill(`${PANEL} .calibration-text`, csv);
       await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).has('cal.z'));
       const p = await fitted(page);
@@ -289,11 +303,75 @@ describe('calibration', () => {
     });
   });
 
+  test("every model's panel takes pasted runs, fits them, draws the model's band over them, and a link restores the runs and the fit", async () => {
+    // For each model: one input varied (one curve, so its band is drawn), runs from the model's T (±2%, alternating), parameters to fit.
+    const plans = {
+      pmm: { input: 'N', values: [1, 4, 16, 64, 256], fit: ['t_flops', 't_comm'], fixed: ['M=8000'] },
+      dlt: { input: 'm', values: [1, 2, 3, 4], fit: ['A'], fixed: [] },
+      mapreduce: { input: 'm', values: [10, 20, 50, 100], fit: ['a_map'], fixed: ['V=1e12'] },
+      pipeline: { input: 'P', values: [2, 4, 8, 16, 32], fit: ['t_comp'], fixed: [] },
+      scaling: { input: 'p', values: [18, 36, 72, 144, 288], fit: ['C0', 'C1'], fixed: [] },
+      broadcast: { input: 'n', values: [1e3, 1e5, 1e7, 1e9], fit: ['alpha', 'beta'], fixed: ['p=8'] },
+    };
+    assert.deepEqual(Object.keys(plans).sort(), [...MODELS].sort(), 'a plan for every model');
+    const { page, log, close } = await openPage(env, { hash: 'model=pmm' });
+    const other = await openPage(env, { hash: 'model=pmm' });
+    try {
+      for (const [model, plan] of Object.entries(plans)) {
+        const rows = [];
+        for (const v of plan.values) {
+          const at = Object.fromEntries([[plan.input, v], ...plan.fixed.map((kv) => kv.split('='))]);
+          const out = await page.evaluate(([m, p]) => window.isoperf.evaluate(m, p), [model, at]);
+          const first = Object.values(out).find((x) => typeof x === 'number');
+          rows.push(`${v},${(first * (rows.length % 2 ? 1.02 : 0.98)).toPrecision(6)}`);
+        }
+        const fixed = plan.fixed.map((kv) => kv.split('='));
+        const csv = `${[plan.input, ...fixed.map(([k]) => k)].join(',')},time\n${rows.map((r) => {
+          const [x, t] = r.split(',');
+          return [x, ...fixed.map(([, v]) => v), t].join(',');
+        }).join('\n')}\n`;
+        await page.evaluate((m) => { location.hash = `model=${m}`; }, model);
+        await page.waitForFunction((m) => document.querySelector(`.tab[data-model="${m}"]`)?.getAttribute('aria-current') === 'page', model);
+        // As the page gets them, without waiting for its charts to stop moving: the panel
+        // opened, the parameters ticked (first: the runs then start one fit of all of them), the runs.
+        await page.$eval(PANEL, (d, keys) => {
+          d.open = true;
+          for (const box of d.querySelectorAll('.calibration-fit input')) if (keys.includes(box.value)) box.click();
+        }, plan.fit);
+        await page.fill(`${PANEL} .calibration-text`, csv);
+        const p = await fitted(page);
+        assert.equal(p.error, '', `${model}: ${p.error}`);
+        const fit = p.tables.find((t) => t.id === 'calibration-fit');
+        assert.equal(fit.rows.length, plan.fit.length, `${model}: ${JSON.stringify(fit.rows)}`);
+        // The runs over the calibrated model, with the model's band: two columns of its data.
+        const names = await chartDataNames(page, `${PANEL} .dataset-charts figure:first-child`, model);
+        for (const end of ['95% low', '95% high']) {
+          assert.ok(names.some((n) => n.startsWith('model') && n.endsWith(`(${end})`)), `${model}: ${end} in ${names}`);
+        }
+        // The link restores the runs and the fit in another page.
+        const h = await hashParams(page);
+        assert.equal(h['cal.csv'], csv, `${model}: the link keeps the runs`);
+        await other.page.evaluate((hash) => { location.hash = hash; }, new URLSearchParams(h).toString());
+        await other.page.waitForFunction(([sel, text]) => document.querySelector(sel)?.querySelector('.calibration-text').value === text, [PANEL, csv]);
+        const q = await fitted(other.page);
+        assert.deepEqual(q.fit, plan.fit, model);
+        assert.deepEqual(q.tables.map((t) => t.rows), p.tables.map((t) => t.rows), `${model}: the same fit`);
+      }
+      assertCleanPage(log, env.url.replace(/\/$/, ''));
+      assertCleanPage(other.log, env.url.replace(/\/$/, ''));
+    } finally {
+      await other.close();
+      await close();
+    }
+  });
+
   test('bad runs and choices are named at their line, column or parameter; never script from text', async () => {
     await withPage(env, { hash: 'model=pmm' }, async ({ page }) => {
-      await page.click(`${PANEL} > summary`);
+      await page.$eval(PANEL, (d) => { d.open = true; }); // opened as a click would, without waiting for the charts to settle
       const answers = () => page.$eval(PANEL, (s) => Number(s.dataset.answers ?? 0));
       const paste = async (text) => {
+        // A fit still computing (a ticked box's) answers first: wait for it, so that the next answer is this text's.
+        await page.waitForFunction((sel) => !document.querySelector(sel).classList.contains('stale'), PANEL);
         const before = await answers();
         await page.fill(`${PANEL} .calibration-text`, text);
         await page.waitForFunction(([sel, n]) => Number(document.querySelector(sel).dataset.answers ?? 0) > n, [PANEL, before]);
