@@ -16,7 +16,7 @@ step "wasm tests in headless Chromium"
 CHROMEDRIVER="$(command -v chromedriver)" \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  cargo test --target wasm32-unknown-unknown --test web
+  cargo test --profile wasm-test --target wasm32-unknown-unknown --test web
 
 step "build the page and what npm run dist ships"
 bash scripts/build.sh

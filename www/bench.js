@@ -14,17 +14,24 @@ import {
 import { defaultsOf, presetText } from './form.js';
 import { paint } from './map.js';
 
-// ?quick (the end-to-end test) checks that every case runs, with few, short batches.
+// ?quick (the end-to-end test) checks that every case runs, each once.
 const QUICK = new URLSearchParams(location.search).has('quick');
-const BATCHES = QUICK ? 3 : 15;
-const BATCH_MS = QUICK ? 4 : 20;
+const BATCHES = 15;
+const BATCH_MS = 20;
 
-/** Median time per call in µs, over batches sized to take ~20 ms each (single calls when one takes longer than 50 ms). */
+/**
+ * Median time per call in µs, over batches sized to take ~20 ms each
+ * (single calls when one takes longer than 50 ms); ?quick: one call.
+ */
 function time(fn) {
   const first = performance.now();
+  if (QUICK) {
+    fn();
+    return { us: (performance.now() - first) * 1000, calls: 1 };
+  }
   fn();
-  if (performance.now() - first > (QUICK ? 10 : 50)) {
-    const per = (QUICK ? [0] : [0, 1, 2]).map(() => { const t0 = performance.now(); fn(); return (performance.now() - t0) * 1000; }).sort((a, b) => a - b);
+  if (performance.now() - first > 50) {
+    const per = [0, 1, 2].map(() => { const t0 = performance.now(); fn(); return (performance.now() - t0) * 1000; }).sort((a, b) => a - b);
     return { us: per[Math.floor(per.length / 2)], calls: per.length + 1 };
   }
   let n = 1;
@@ -98,6 +105,22 @@ function exportsAtDefaults(results, canvas) {
       return [`${m.id}: map ${p.id} ${k}×${k}, compute (every preset)`, () => isoMapRows(m.id, {}, r, 0, k)];
     })));
   }
+  // A calibration's uncertainty carried (2k + 1 evaluations for k fitted
+  // parameters): pmm's example fit of t_flops and t_comm (its values and
+  // covariance, from `isoperf calibrate pmm www/data/pmm-runs-synthetic.csv
+  // --fit t_flops,t_comm --relative`), and MapReduce's a_map alone.
+  const fit = { t_flops: '1.988237094428484e-10', t_comm: '5.115312299477867e-8' };
+  const carried = { parameters: ['t_flops', 't_comm'], covariance: [[3.0693926370889934e-24, -1.7380120080512326e-21], [-1.7380120080512326e-21, 2.659755975420352e-18]], t95: 2.0166921992275086 };
+  const pmmMap = loadRegistry().models.find((x) => x.id === 'pmm').maps[0];
+  const k = pmmMap.grid;
+  const pmmRequest = { output: pmmMap.output, x: pmmMap.x, y: pmmMap.y, levels: [...pmmMap.levels], nx: k, ny: k };
+  const sweep = loadRegistry().models.find((x) => x.id === 'mapreduce').sweeps[0];
+  const aMap = { parameters: ['a_map'], covariance: [[6.3e-13]], t95: 2.2 };
+  run([
+    ['pmm: draw chart time, carrying a fit of 2 parameters (a band under each curve)', () => drawChart(canvas, 'pmm', 'time', fit, 2, undefined, undefined, carried)],
+    [`pmm: map ${pmmMap.id} ${k}×${k}, compute carrying a fit of 2 parameters (each node's interval)`, () => isoMapRows('pmm', fit, pmmRequest, 0, k, carried)],
+    [`mapreduce: sweep ${sweep.id}, one curve carrying a fit of a_map (its band)`, () => sweepSeries('mapreduce', sweep.id, {}, 0, undefined, undefined, aMap)],
+  ]);
   // MapReduce's m × r map where half the points are a plateau and a descent
   // (the issue's descent point), not the chain in closed form.
   const descentPoint = { m: '594', r: '12', l: '8', V: '1.405e11', S: '9.037', gamma: '4.483e-2' };

@@ -23,8 +23,9 @@ test('www/bench.html times every operation of every model', async () => {
       return { results: window.benchResults, models: pkg.models() };
     });
     // Per model: evaluate, tables, each chart, each sweep (one curve, all), its first map
-    // (five figures) and each map preset at two sizes; and MapReduce's map at the descent point.
-    const expected = models.reduce((n, m) => n + 2 + m.charts.length + 2 * m.sweeps.length + (m.maps.length ? 5 + 2 * m.maps.length : 0), 0) + 1;
+    // (five figures) and each map preset at two sizes; a chart, a map and a sweep carrying a
+    // calibration's uncertainty; and MapReduce's map at the descent point.
+    const expected = models.reduce((n, m) => n + 2 + m.charts.length + 2 * m.sweeps.length + (m.maps.length ? 5 + 2 * m.maps.length : 0), 0) + 3 + 1;
     assert.equal(results.length, expected);
     for (const r of results) assert.ok(Number.isFinite(r.us) && r.us >= 0 && r.calls > 0, JSON.stringify(r));
     assert.equal(await page.textContent('#bench-status'), 'Done.');
