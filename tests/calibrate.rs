@@ -255,6 +255,31 @@ fn the_scaling_law_calibrated_as_any_model_matches_its_linear_fit() {
     assert!(((cal.r2 - linear.r2) / linear.r2).abs() < RTOL);
 }
 
+/// Issue 17, point 2: runs that vary one input get the ranking of the
+/// scaling laws they follow, and a chart of the five it lists, each curve
+/// named by its formula, the chosen law first.
+#[test]
+fn the_laws_chart_draws_the_five_laws_the_ranking_lists() {
+    let mut csv = String::from("p,time\n");
+    for e in 1..=9 {
+        let p = f64::from(1u32 << e);
+        for f in [0.99, 1.0, 1.01] {
+            csv += &format!("{p},{}\n", (1.0 + 100.0 / p + 5.0 / p.sqrt()) * f);
+        }
+    }
+    let request = Request { fit: vec!["C0".into(), "C1".into(), "C2".into()], relative: false };
+    let out = isoperf::api::calibrate("scaling", &RawParams::new(), &csv, &request).unwrap();
+    let laws = out.laws.unwrap();
+    let formulas: Vec<String> =
+        laws["hypotheses"].as_array().unwrap().iter().map(|h| h["formula"].as_str().unwrap().to_string()).collect();
+    assert_eq!(formulas.len(), 5);
+    let chart = out.charts.last().unwrap();
+    assert_eq!(chart.title, "Scaling laws of T in p");
+    let curves: Vec<&str> =
+        chart.series.iter().filter(|s| s.style == isoperf::chart::Style::Line).map(|s| s.name.as_str()).collect();
+    assert_eq!(curves, formulas);
+}
+
 /// Issue 17, point 3: the fit's uncertainty carried into the model's
 /// charts, sweeps and maps.
 #[path = "calibrate/carried.rs"]

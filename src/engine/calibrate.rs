@@ -626,6 +626,9 @@ const MAX_GROUPS: usize = 6;
 /// Points of each drawn curve.
 const CURVE_POINTS: usize = 48;
 
+/// Laws drawn over the runs: the five the table ranks.
+const LAWS_DRAWN: usize = 5;
+
 impl Calibration {
     /// The input the charts put on x: the one with the most distinct values.
     fn x_input(&self) -> Option<usize> {
@@ -822,7 +825,7 @@ impl Calibration {
     }
 
     /// The runs of one input over the best scaling laws they follow
-    /// (`laws`, the first three), drawn over the runs' range and, dashed, on
+    /// (`laws`, the first [`LAWS_DRAWN`]), drawn over the runs' range and, dashed, on
     /// to `at` (the form's value of the input) where that lies beyond.
     pub fn laws_chart(&self, spec: &ModelSpec, laws: &crate::fit::laws::Laws, at: Option<f64>) -> Option<Chart> {
         let input = *self.inputs.first()?;
@@ -834,7 +837,7 @@ impl Calibration {
             (0..CURVE_POINTS).map(|j| from * (to / from).powf(j as f64 / (CURVE_POINTS - 1) as f64)).collect()
         };
         let mut series = vec![Series::new("measured", Style::Points, 6, points)];
-        for (i, h) in laws.hypotheses.iter().take(3).enumerate() {
+        for (i, h) in laws.hypotheses.iter().take(LAWS_DRAWN).enumerate() {
             let curve = |xs: Vec<f64>| -> Vec<(f64, f64)> {
                 xs.into_iter().map(|x| (x, h.at(x))).filter(|(_, y)| *y > 0.0).collect()
             };
@@ -844,7 +847,7 @@ impl Calibration {
                 series.push(Series::new("", Style::Dashed, i, curve(grid(hi, to))));
             }
         }
-        let positive = laws.hypotheses.iter().take(3).all(|h| h.at(lo) > 0.0 && h.at(hi) > 0.0);
+        let positive = laws.hypotheses.iter().take(LAWS_DRAWN).all(|h| h.at(lo) > 0.0 && h.at(hi) > 0.0);
         Some(Chart {
             title: format!("Scaling laws of {} in {input}", self.output),
             x: Axis::new(spec.axis_label(input), Scale::Log),
@@ -852,7 +855,7 @@ impl Calibration {
             series,
             legend: Corner::Auto,
             note: Some(format!(
-                "The runs and the three best laws (first: the one chosen){}.",
+                "The runs and the five best laws (first: the one chosen){}.",
                 if reach.is_some() { format!(", dashed past the runs to the form's {input}") } else { String::new() }
             )),
         })
