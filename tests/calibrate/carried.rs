@@ -43,18 +43,21 @@ fn runs(model: &str, truth: &[(&str, &str)], header: &[&str], runs: &[Vec<f64>],
 
 /// pmm fitted (t_flops, t_comm) to 15 runs with 5% noise, and the form
 /// with the fitted values in place.
+/// `model` fitted (`fit`, on relative errors) to `csv`, from its defaults,
+/// and the form with the fitted values in place.
+fn fitted(model: &str, csv: &str, fit: &[&str]) -> (Calibration, RawParams) {
+    let m = find(model).unwrap();
+    let request = Request { fit: fit.iter().map(|k| k.to_string()).collect(), relative: true };
+    let cal = calibrate(m, &params(m, &RawParams::new()), csv, &request).unwrap();
+    let form = cal.fitted.iter().map(|f| (f.key.to_string(), RawValue::Num(f.value))).collect();
+    (cal, form)
+}
+
 fn pmm_fit() -> (Calibration, RawParams) {
     let grid: Vec<Vec<f64>> =
         [1.0, 4.0, 16.0, 64.0, 256.0].iter().flat_map(|&n| [4000.0, 16000.0, 32000.0].map(|m| vec![n, m])).collect();
     let csv = runs("pmm", &[("t_flops", "2e-10"), ("t_comm", "5e-8")], &["N", "M"], &grid, 0.05, 17);
-    let pmm = find("pmm").unwrap();
-    let request = Request { fit: vec!["t_flops".into(), "t_comm".into()], relative: true };
-    let cal = calibrate(pmm, &params(pmm, &RawParams::new()), &csv, &request).unwrap();
-    let mut form = RawParams::new();
-    for f in &cal.fitted {
-        form.insert(f.key.to_string(), RawValue::Num(f.value));
-    }
-    (cal, form)
+    fitted("pmm", &csv, &["t_flops", "t_comm"])
 }
 
 /// Central differences of a linear quantity are exact but for rounding.
@@ -250,12 +253,7 @@ fn each_sweep_points_interval_is_the_calibrations_interval_there() {
         [10.0, 20.0, 50.0, 100.0].iter().flat_map(|&m| [1e12, 1e13, 1e14].map(|v| vec![m, v])).collect();
     let csv = runs("mapreduce", &[], &["m", "V"], &grid, 0.03, 7);
     let mr = find("mapreduce").unwrap();
-    let request = Request { fit: vec!["a_map".into(), "C".into()], relative: true };
-    let cal = calibrate(mr, &params(mr, &RawParams::new()), &csv, &request).unwrap();
-    let mut form = RawParams::new();
-    for f in &cal.fitted {
-        form.insert(f.key.to_string(), RawValue::Num(f.value));
-    }
+    let (cal, form) = fitted("mapreduce", &csv, &["a_map", "C"]);
     let u = Uncertainty::of(&cal);
     let sweep = mr.spec().sweeps.iter().find(|s| s.id == "speedup-m-r").unwrap();
     let (xs, values) = api::sweep_plan("mapreduce", sweep.id).unwrap();
