@@ -3,20 +3,22 @@
 // the fit computed by Rust (calibrate) in the data worker after the user
 // pauses: the fitted values with their intervals, every output at the
 // form's point with its 95% intervals, the scaling laws where the runs vary
-// one input, and the charts of the runs over the calibrated model. The
-// panel knows no model: the parameters it offers come from the spec. Its
-// state lives in state.calibration and in the link (cal.*).
+// one input, and the charts of the runs over the calibrated model. While
+// the form holds the fitted values, the model's own charts, sweeps and map
+// carry the fit's uncertainty (carried.js); the panel says so and redraws
+// them when that changes. The panel knows no model: the parameters it
+// offers come from the spec. Its state lives in state.calibration and in
+// the link (cal.*).
 
 import { $, download, dpr, el, rich, sizeCanvas, theme } from './dom.js';
 import { state } from './state.js';
 import { exampleText } from './assets.js';
 import { fieldText, fullReady, paintChart } from './wasm.js';
 import { workerClient } from './worker-client.js';
-import { chartFigure } from './charts.js';
+import { chartFigure, scheduleCharts } from './charts.js';
 import { tableCards } from './results.js';
 import { MAX_LINKED_COMPRESSED, MAX_LINKED_DATA, writeHash } from './hash.js';
 import { fillForm, fittable } from './form.js';
-import { scheduleCharts } from './charts.js';
 import { requestSweeps } from './sweeps.js';
 import { requestMap } from './map-panel.js';
 import { carried, carriedKey } from './carried.js';

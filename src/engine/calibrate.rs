@@ -550,6 +550,15 @@ impl Calibration {
         with_values(spec, params, &keys, &values)
     }
 
+    /// The uncertainty of the fitted parameters, for charts, sweeps and maps.
+    pub fn uncertainty(&self) -> Uncertainty {
+        Uncertainty {
+            keys: self.fitted.iter().map(|f| f.key).collect(),
+            covariance: self.covariance.clone(),
+            t95: self.t95,
+        }
+    }
+
     /// `output` at `params` (the fitted values put in place) with its 95%
     /// intervals, by linearisation: the gradient by central differences in
     /// the fitted parameters (one-sided at a bound). `None` where the model
@@ -561,7 +570,7 @@ impl Calibration {
         let mut at = |t: &[f64]| {
             vec![with_values(spec, params, &keys, t).and_then(|p| value_of(model, &p, output)).unwrap_or(f64::NAN)]
         };
-        let bands = Uncertainty::of(self).propagate(&theta, &mut at);
+        let bands = self.uncertainty().propagate(&theta, &mut at);
         let (value, low, high) = (*bands.value.first()?, *bands.low.first()?, *bands.high.first()?);
         if !(value.is_finite() && low.is_finite()) {
             return None;

@@ -7,7 +7,8 @@
 //! g = ∂y/∂θ by central differences (one-sided where one side leaves the
 //! model's domain), t Student's for the fit's degrees of freedom: the same
 //! linearisation as [`super::calibrate::Calibration::interval`], which is
-//! built on this. The interval is the model's (the mean of runs there), not
+//! built on this ([`super::calibrate::Calibration::uncertainty`] gives a
+//! calibration's). The interval is the model's (the mean of runs there), not
 //! one new run's: a run scatters more, by the fit's residual noise.
 //!
 //! A band on a log axis is the same relative interval in ln y,
@@ -21,7 +22,6 @@
 
 use nalgebra::DMatrix;
 
-use super::calibrate::Calibration;
 use crate::chart::{Chart, Series, Style};
 use crate::format::echo;
 use crate::model::AnyModel;
@@ -53,15 +53,6 @@ pub struct Bands {
 }
 
 impl Uncertainty {
-    /// The uncertainty of `calibration`'s fitted parameters.
-    pub fn of(calibration: &Calibration) -> Uncertainty {
-        Uncertainty {
-            keys: calibration.fitted.iter().map(|f| f.key).collect(),
-            covariance: calibration.covariance.clone(),
-            t95: calibration.t95,
-        }
-    }
-
     /// An uncertainty given from outside (the page keeps a calibration's
     /// `parameters`, `covariance` and `t95`), checked against `spec`: each
     /// key a non-integer numeric parameter, once; the covariance k × k,

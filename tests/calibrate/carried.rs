@@ -91,7 +91,7 @@ const MONTE_CARLO_RTOL: f64 = 0.06;
 #[test]
 fn a_charts_bands_agree_with_monte_carlo_sampling_of_the_fitted_parameters() {
     let (cal, form) = pmm_fit();
-    let u = Uncertainty::of(&cal);
+    let u = cal.uncertainty();
     let session = Session::default();
     for chart_id in ["time", "efficiency"] {
         let chart = session.chart_carrying("pmm", chart_id, &form, Some(&u)).unwrap();
@@ -145,7 +145,7 @@ fn a_charts_bands_agree_with_monte_carlo_sampling_of_the_fitted_parameters() {
 #[test]
 fn a_chart_whose_curves_the_fit_does_not_move_gets_no_band_and_exports_its_bands_as_columns() {
     let (cal, form) = pmm_fit();
-    let u = Uncertainty::of(&cal);
+    let u = cal.uncertainty();
     let session = Session::default();
     // Figure 4's dots and slopes do not change with t_flops and t_comm alike… its dashed lines are no curves.
     let plain = session.chart("pmm", "overhead", &form).unwrap();
@@ -184,7 +184,7 @@ const ROUTE_RTOL: f64 = 1e-6;
 fn each_map_nodes_interval_is_the_calibrations_interval_there_and_the_map_is_pale_where_it_straddles_a_level() {
     let (cal, form) = pmm_fit();
     let pmm = find("pmm").unwrap();
-    let u = Uncertainty::of(&cal);
+    let u = cal.uncertainty();
     let levels = [0.8, 0.9, 0.95];
     // Nodes the model evaluates as they are: t_io continuous, M on whole thousands.
     let request = map_request("efficiency", "t_io:0:2e-7", "M:1000:24000", 24, &levels);
@@ -238,7 +238,7 @@ fn each_map_nodes_interval_is_the_calibrations_interval_there_and_the_map_is_pal
 #[test]
 fn a_map_over_the_fitted_parameters_themselves_carries_no_uncertainty() {
     let (cal, form) = pmm_fit();
-    let u = Uncertainty::of(&cal);
+    let u = cal.uncertainty();
     let request = map_request("T", "t_flops:1e-10:4e-10", "t_comm:2e-8:8e-8", 8, &[100.0]);
     let b = api::iso_map_rows_carrying("pmm", &form, &request, 0..8, &u).unwrap();
     for k in 0..64 {
@@ -254,7 +254,7 @@ fn each_sweep_points_interval_is_the_calibrations_interval_there() {
     let csv = runs("mapreduce", &[], &["m", "V"], &grid, 0.03, 7);
     let mr = find("mapreduce").unwrap();
     let (cal, form) = fitted("mapreduce", &csv, &["a_map", "C"]);
-    let u = Uncertainty::of(&cal);
+    let u = cal.uncertainty();
     let sweep = mr.spec().sweeps.iter().find(|s| s.id == "speedup-m-r").unwrap();
     let (xs, values) = api::sweep_plan("mapreduce", sweep.id).unwrap();
     let index = 1;
