@@ -258,9 +258,14 @@ where
 {
     let px = |v: f64| (v * scale).round() as i32;
     let font = |size: f64| ("sans-serif", size * scale).into_font().color(&theme.ink);
-    // One entry for the bands, however many curves have one.
+    let whole = frame(chart, area, (scale, theme), room, x.clone(), y.clone())?;
+    let ink = Ink::of(chart, |p| whole.backend_coord(&p), px(3.0));
+    let plot = whole.plotting_area().get_pixel_range();
+    // One entry for the bands, however many curves have one; a name longer
+    // than the plot is wide (a two-term law on a phone) is cut to fit.
     let first_band = chart.series.iter().position(|s| s.style == Style::Band);
-    let entries: Vec<(&str, RGBColor, Style)> = chart
+    let room_for_name = f64::from(plot.0.end - plot.0.start - px(LEGEND_PADS));
+    let names: Vec<(String, RGBColor, Style)> = chart
         .series
         .iter()
         .enumerate()
@@ -270,15 +275,14 @@ where
             _ => !s.name.is_empty(),
         })
         .map(|(_, s)| {
-            (if s.style == Style::Band { BAND_LEGEND } else { s.name.as_str() }, colour_of(s, theme), s.style)
+            let name = if s.style == Style::Band { BAND_LEGEND } else { s.name.as_str() };
+            Ok((cut_to_fit(area, name, 11.0 * scale, room_for_name)?, colour_of(s, theme), s.style))
         })
-        .collect();
+        .collect::<Result<_, DrawError>>()?;
+    let entries: Vec<(&str, RGBColor, Style)> = names.iter().map(|(n, c, s)| (n.as_str(), *c, *s)).collect();
     let legend = Legend::measure(area, &entries, (scale, theme))?;
     // The legend goes in a corner of the plot where it covers none of the
     // drawing; when every corner would cover some, below the plot.
-    let whole = frame(chart, area, (scale, theme), room, x.clone(), y.clone())?;
-    let ink = Ink::of(chart, |p| whole.backend_coord(&p), px(3.0));
-    let plot = whole.plotting_area().get_pixel_range();
     let corner = legend.as_ref().and_then(|l| l.free_corner(plot.clone(), chart.legend, &ink));
     let (upper, below) = match (&legend, corner) {
         (Some(l), None) => {
@@ -456,6 +460,10 @@ impl Ink {
         bars + inside as i64 * self.point_area
     }
 }
+
+/// A legend entry's room beside its name, CSS px: the box's two pads, the
+/// swatch and the gap after it (as [`Legend::measure`] sets them).
+const LEGEND_PADS: f64 = 2.0 * 6.0 + 18.0 + 6.0;
 
 /// The legend: a swatch and a name per series, measured by the backend (a
 /// canvas measures its own text; plotters' own legend measures text
@@ -674,6 +682,28 @@ pub fn to_svg(chart: &Chart, width: u32, height: u32) -> Result<String, DrawErro
 mod tests {
     use super::*;
     use crate::chart::Series;
+
+    /// A legend entry longer than the plot is wide (a two-term law on a
+    /// phone) is cut with an ellipsis instead of running off the image.
+    #[test]
+    fn a_legend_name_wider_than_the_plot_is_cut_to_fit() {
+        let long = format!("0.2243 + 58.07·p^-1·log2(p) − 19.24·p^(-5/4)·log2(p)^2{}", " + 1·p".repeat(12));
+        let chart = Chart {
+            title: "laws".into(),
+            x: Axis::new("p", Scale::Linear),
+            y: Axis::new("T", Scale::Linear),
+            series: vec![
+                Series::new(long.clone(), Style::Line, 0, vec![(1.0, 1.0), (2.0, 2.0)]),
+                Series::new("short", Style::Line, 1, vec![(1.0, 2.0), (2.0, 1.0)]),
+            ],
+            legend: Corner::Auto,
+            note: None,
+        };
+        let svg = to_svg(&chart, 360, 300).unwrap();
+        assert!(!svg.contains(&long) && svg.contains("0.2243 + 58.07") && svg.contains('…'), "{svg}");
+        assert!(svg.contains("short"), "a name that fits is whole: {svg}");
+        assert!(to_svg(&chart, 3000, 600).unwrap().contains(&long), "and so is a long one where it fits");
+    }
 
     #[test]
     fn ticks_are_short() {
