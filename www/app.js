@@ -74,7 +74,7 @@ function update({ fromMap = false } = {}) {
   state.long.charts = null;
   writeHash();
   if (state.model.datasets.length) scheduleAnalyses();
-  // What the charts, sweeps and map below are drawn with (calibration.js redraws them when a fit changes it).
+  // What the charts, sweeps and map below are drawn with (a fit that changes it redraws them: isoperf:carried).
   state.calibration.carriedKey = carriedKey();
   showCarryNote();
   scheduleCalibration();
@@ -192,8 +192,13 @@ function wire() {
   $('form').addEventListener('click', (e) => onListClick(e) && update());
   for (const type of ['input', 'change', 'click']) $('datasets').addEventListener(type, (e) => onDatasetEvent(e) && update());
   for (const type of ['input', 'change', 'click']) $('calibration').addEventListener(type, (e) => onCalibrationEvent(e) && update());
-  // A fit that starts or stops carrying its uncertainty (calibration.js redraws the rest): a long report's charts come from its worker.
-  $('calibration').addEventListener('isoperf:carried', () => { if (state.results?.deferred) requestLongReport(false); });
+  // A fit that starts or stops carrying its uncertainty (calibration.js): the charts (a long report's from its worker), sweeps and map again.
+  $('calibration').addEventListener('isoperf:carried', () => {
+    if (state.results?.deferred) requestLongReport(false);
+    scheduleCharts();
+    requestSweeps();
+    requestMap(0);
+  });
   for (const type of ['change', 'click']) {
     $('map').addEventListener(type, (e) => {
       if (onMapEvent(e)) update({ fromMap: true }); // a map preset put values in the form

@@ -5,8 +5,8 @@
 // form's point with its 95% intervals, the scaling laws where the runs vary
 // one input, and the charts of the runs over the calibrated model. While
 // the form holds the fitted values, the model's own charts, sweeps and map
-// carry the fit's uncertainty (carried.js); the panel says so and redraws
-// them when that changes. The panel knows no model: the parameters it
+// carry the fit's uncertainty (carried.js); the panel says so, and tells
+// app.js (an isoperf:carried event) when that changes. The panel knows no model: the parameters it
 // offers come from the spec. Its state lives in state.calibration and in
 // the link (cal.*).
 
@@ -15,12 +15,10 @@ import { state } from './state.js';
 import { exampleText } from './assets.js';
 import { fieldText, fullReady, paintChart } from './wasm.js';
 import { workerClient } from './worker-client.js';
-import { chartFigure, scheduleCharts } from './charts.js';
+import { chartFigure } from './charts.js';
 import { tableCards } from './results.js';
 import { MAX_LINKED_COMPRESSED, MAX_LINKED_DATA, writeHash } from './hash.js';
 import { fillForm, fittable } from './form.js';
-import { requestSweeps } from './sweeps.js';
-import { requestMap } from './map-panel.js';
 import { carried, carriedKey } from './carried.js';
 
 const section = () => $('calibration').querySelector('.calibration');
@@ -205,14 +203,11 @@ function show(answer) {
   s.querySelector('.calibration-text').setAttribute('aria-invalid', answer?.error ? 'true' : 'false');
   s.querySelector('.dataset-tables').replaceChildren(...(a ? tableCards(a.tables) : []));
   s.querySelector('.dataset-actions').hidden = !a;
-  // The model's charts, sweeps and map carry the fit's uncertainty while the form holds its values.
+  // The model's charts, sweeps and map carry the fit's uncertainty while the form holds its values: app.js redraws them.
   const key = carriedKey();
   if (key !== c.carriedKey) {
     c.carriedKey = key;
-    scheduleCharts();
-    requestSweeps();
-    requestMap(0);
-    $('calibration').dispatchEvent(new Event('isoperf:carried')); // app.js: a long report's charts again
+    $('calibration').dispatchEvent(new Event('isoperf:carried'));
   }
   showCarryNote();
   const charts = s.querySelector('.dataset-charts');

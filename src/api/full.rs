@@ -340,11 +340,7 @@ pub fn sweep_points_carrying(
     let model = find(id)?;
     let value = sweep::series_points(model, sweep_id, raw, index, points.clone())?;
     let mut at = |r: &RawParams| sweep::series_points(model, sweep_id, r, index, points.clone()).unwrap_or_default();
-    Ok(carried.at_form(model, raw, &mut at).unwrap_or_else(|| Bands {
-        low: vec![f64::NAN; value.len()],
-        high: vec![f64::NAN; value.len()],
-        value,
-    }))
+    Ok(carried.at_form(model, raw, &mut at).unwrap_or_else(|| Bands::unknown(value)))
 }
 
 impl Session {
@@ -376,11 +372,7 @@ pub fn iso_map_rows_carrying(
     let model = map_model(id)?;
     let value = isomap::field_rows(model, raw, request, rows.clone())?;
     let mut at = |r: &RawParams| isomap::field_rows(model, r, request, rows.clone()).unwrap_or_default();
-    Ok(carried.at_form(model, raw, &mut at).unwrap_or_else(|| Bands {
-        low: vec![f64::NAN; value.len()],
-        high: vec![f64::NAN; value.len()],
-        value,
-    }))
+    Ok(carried.at_form(model, raw, &mut at).unwrap_or_else(|| Bands::unknown(value)))
 }
 
 /// A pinned scenario: its name and its parameters.

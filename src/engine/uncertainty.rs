@@ -52,6 +52,15 @@ pub struct Bands {
     pub high: Vec<f64>,
 }
 
+impl Bands {
+    /// `value` without intervals (NaN ends): where the form cannot say
+    /// where the fitted parameters are.
+    pub fn unknown(value: Vec<f64>) -> Bands {
+        let n = value.len();
+        Bands { value, low: vec![f64::NAN; n], high: vec![f64::NAN; n] }
+    }
+}
+
 impl Uncertainty {
     /// An uncertainty given from outside (the page keeps a calibration's
     /// `parameters`, `covariance` and `t95`), checked against `spec`: each
@@ -214,41 +223,18 @@ impl Uncertainty {
                 .collect()
         };
         let bands = self.at_form(model, raw, &mut |r| chart(r).map_or_else(Vec::new, |c| flat(&c)))?;
-        let mut out = base.clone();
         let log = base.y.scale == Scale::Log;
         let mut at = 0;
         let mut added = Vec::new();
-        for (&i, xs) in curves.iter().zip(&shape) {
-            let n = xs.len();
-            let (Some(s), Some(low), Some(high)) =
-                (base.series.get(i), bands.low.get(at..at + n), bands.high.get(at..at + n))
-            else {
-                break;
-            };
+        for &i in &curves {
+            let Some(s) = base.series.get(i) else { break };
+            let n = s.points.len();
+            let (Some(low), Some(high)) = (bands.low.get(at..at + n), bands.high.get(at..at + n)) else { break };
             at += n;
-            let ends: Vec<(f64, f64)> = s
-                .points
-                .iter()
-                .zip(low.iter().zip(high))
-                .map(|(p, (l, h))| if log { log_ends(p.1, *l, *h) } else { (*l, *h) })
-                .collect();
-            let lower: Vec<(f64, f64)> = s.points.iter().zip(&ends).map(|(p, e)| (p.0, e.0)).collect();
-            let upper: Vec<(f64, f64)> = s.points.iter().zip(&ends).map(|(p, e)| (p.0, e.1)).collect();
-            // A curve the fitted parameters do not move gets no band.
-            let moves = low.iter().zip(high).zip(&s.points).any(|((l, h), p)| h - l > 1e-12 * p.1.abs());
-            if moves {
-                added.push(Series::band(s.name.clone(), s.color, lower, upper));
-            }
+            let ends: Vec<(f64, f64)> = low.iter().copied().zip(high.iter().copied()).collect();
+            added.extend(band_of(s, &ends, log));
         }
-        if !added.is_empty() {
-            let note = self.note();
-            out.note = Some(match out.note.take() {
-                Some(n) => format!("{n} {note}"),
-                None => note,
-            });
-            out.series.splice(0..0, added);
-        }
-        Some(out)
+        Some(with_bands(base, added, &self.note()))
     }
 
     /// What a band shows, for a chart's note.
@@ -276,36 +262,51 @@ pub fn log_ends(value: f64, low: f64, high: f64) -> (f64, f64) {
     }
 }
 
+/// The band of `curve` from the linear ends of its points' intervals
+/// (`ends`, point for point), drawn in the chart's scale (`log`: as
+/// [`log_ends`]); none where the fitted parameters do not move the curve.
+fn band_of(curve: &Series, ends: &[(f64, f64)], log: bool) -> Option<Series> {
+    let points = &curve.points;
+    let moves = ends.iter().zip(points).any(|((l, h), p)| h - l > 1e-12 * p.1.abs());
+    if ends.len() != points.len() || !moves {
+        return None;
+    }
+    let drawn: Vec<(f64, f64)> =
+        ends.iter().zip(points).map(|(&(l, h), p)| if log { log_ends(p.1, l, h) } else { (l, h) }).collect();
+    let lower = points.iter().zip(&drawn).map(|(p, e)| (p.0, e.0)).collect();
+    let upper = points.iter().zip(&drawn).map(|(p, e)| (p.0, e.1)).collect();
+    Some(Series::band(curve.name.clone(), curve.color, lower, upper))
+}
+
+/// `chart` with `bands` drawn under its curves and `note` after its own.
+fn with_bands(mut chart: Chart, bands: Vec<Series>, note: &str) -> Chart {
+    if !bands.is_empty() {
+        chart.note = Some(match chart.note.take() {
+            Some(n) => format!("{n} {note}"),
+            None => note.to_string(),
+        });
+        chart.series.splice(0..0, bands);
+    }
+    chart
+}
+
 /// A sweep's chart with the bands of its curves: `low` and `high` are the
 /// ends of each curve's 95% intervals at the sweep's x values (as `ys`, the
 /// curves, were computed), and each curve of `chart` (a solid line, drawn
 /// from the points where its value is finite) gets the band at the same
 /// points.
-pub fn sweep_bands(mut chart: Chart, ys: &[Vec<f64>], low: &[Vec<f64>], high: &[Vec<f64>], note: &str) -> Chart {
-    let mut added = Vec::new();
+pub fn sweep_bands(chart: Chart, ys: &[Vec<f64>], low: &[Vec<f64>], high: &[Vec<f64>], note: &str) -> Chart {
     let log = chart.y.scale == Scale::Log;
     let curves = chart.series.iter().filter(|s| s.style == Style::Line && !s.faint);
-    for (((s, y), lo), hi) in curves.zip(ys).zip(low).zip(high) {
-        // The ends where the curve has a value: the points it draws.
-        let ends: Vec<(f64, f64)> = y
-            .iter()
-            .zip(lo.iter().zip(hi))
-            .filter(|(v, _)| v.is_finite())
-            .map(|(v, (l, h))| if log { log_ends(*v, *l, *h) } else { (*l, *h) })
-            .collect();
-        if ends.len() != s.points.len() || !ends.iter().any(|(l, h)| h - l > 0.0) {
-            continue;
-        }
-        let lower = s.points.iter().zip(&ends).map(|(p, e)| (p.0, e.0)).collect();
-        let upper = s.points.iter().zip(&ends).map(|(p, e)| (p.0, e.1)).collect();
-        added.push(Series::band(s.name.clone(), s.color, lower, upper));
-    }
-    if !added.is_empty() {
-        chart.note = Some(match chart.note.take() {
-            Some(n) => format!("{n} {note}"),
-            None => note.to_string(),
-        });
-        chart.series.splice(0..0, added);
-    }
-    chart
+    let added = curves
+        .zip(ys)
+        .zip(low.iter().zip(high))
+        .filter_map(|((s, y), (lo, hi))| {
+            // The ends where the curve has a value: the points it draws.
+            let ends: Vec<(f64, f64)> =
+                y.iter().zip(lo.iter().zip(hi)).filter(|(v, _)| v.is_finite()).map(|(_, (l, h))| (*l, *h)).collect();
+            band_of(s, &ends, log)
+        })
+        .collect();
+    with_bands(chart, added, note)
 }
