@@ -200,7 +200,9 @@ function sendMap() {
   // The bar shows only for a map that takes a while: a quick one moves nothing on the page.
   clearTimeout(m.progressTimer);
   m.progressTimer = setTimeout(() => { progress.hidden = false; }, PROGRESS_DELAY);
-  m.client.send({ model: state.model.id, params: changedValues(), request: m.sent, carried: carried() });
+  // A category (a best algorithm) has no interval: its map carries none.
+  const categorical = state.model.outputs.find((o) => o.key === m.sent.output)?.categories;
+  m.client.send({ model: state.model.id, params: changedValues(), request: m.sent, carried: categorical ? undefined : carried() });
 }
 
 function onProgress(data) {
@@ -261,6 +263,6 @@ export function onMapHover(event) {
   const categories = state.model.outputs.find((o) => o.key === m.output)?.categories;
   const value = !Number.isFinite(r.value) ? `— (${state.model.gaps})` : categories ? plain(categories[r.value]?.label ?? '') : formatNumber(r.value, 4);
   // A calibrated model's map: the 95% interval of the value beside it.
-  const interval = Number.isFinite(r.low) && Number.isFinite(r.high) ? ` (95%: ${formatNumber(r.low, 4)} … ${formatNumber(r.high, 4)})` : '';
+  const interval = !categories && Number.isFinite(r.low) && Number.isFinite(r.high) ? ` (95%: ${formatNumber(r.low, 4)} … ${formatNumber(r.high, 4)})` : '';
   box().querySelector('.map-readout').textContent = `${m.x.key} = ${formatNumber(r.x, 4)}, ${m.y.key} = ${formatNumber(r.y, 4)}: ${m.output} = ${value}${interval}`;
 }
