@@ -18,6 +18,12 @@ solves the LP as written for the regimes where the chain form fails (start-ups
 outlasting transfers, an idle tail, many reducer groups, a long chain) and sets
 each beside `isoperf eval mapreduce` (built with `cargo build --release`):
 both optima, their relative difference, and both times.
+
+    python3 benches/mapreduce_highs.py --lists
+
+does the same for heterogeneous mappers in random order (a_map_list drawn
+uniformly from 0.5e-5 to 1.5e-5 by the same 64-bit LCG as the native tests),
+the shuffles only the general LP solves.
 """
 import statistics
 import sys
@@ -86,11 +92,30 @@ REGIMES = [
 ]
 
 
+# (label, seed, m, r, l, V, S, gamma) for --lists: per-mapper rates in random
+# order that only the general LP solves (the chain's and the shaped methods'
+# certificates fail); the widest bisection takes it seconds.
+LISTS = [
+    ("S = 0: m = 1452, r = 27, l = 15", 3, 1452, 27, 15, 1.269e10, 0.0, 1.889e-2),
+    ("m = 582, r = 210, l = 39", 3, 582, 210, 39, 1.485e9, 0.8543, 0.1347),
+    ("m = 1498, r = 313, l = 223", 4, 1498, 313, 223, 1.537e8, 0.1719, 7.511e-2),
+]
+
+
+def uniform(seed):
+    """The native tests' stream of uniform numbers in [0, 1) (a 64-bit LCG)."""
+    while True:
+        seed = (seed * 6364136223846793005 + 1442695040888963407) % 2**64
+        yield (seed >> 33) / 2**31
+
+
 def itv(i, j, m, l):
     return ((j + l - 1) // l - 1) * m + i + (j - 1) % l
 
 
-def solve(m, r=R, l=L, v=V, s=S, gamma=GAMMA):
+def solve(m, r=R, l=L, v=V, s=S, gamma=GAMMA, rates=None):
+    """t_{N+1} of the LP as written; `rates` the mappers' A_i (all A without)."""
+    rates = rates or [A] * m
     l = min(l, m)
     n = itv(m, r, m, l)
     c = gamma * C / r
@@ -102,7 +127,7 @@ def solve(m, r=R, l=L, v=V, s=S, gamma=GAMMA):
     for i in range(1, m + 1):
         rows += [i - 1, i - 1]
         cols += [tcol(i), i - 1]
-        vals += [1.0, -A * v]
+        vals += [1.0, -rates[i - 1] * v]
     rows += [m] * m
     cols += list(range(m))
     vals += [1.0] * m
@@ -130,14 +155,21 @@ def solve(m, r=R, l=L, v=V, s=S, gamma=GAMMA):
     return res.fun
 
 
-def regimes():
+def regimes(lists=False):
     import json
     import subprocess
-    for label, m, r, l, v, s, gamma in REGIMES:
+    cases = [(label, m, r, l, v, s, gamma, None) for label, m, r, l, v, s, gamma in REGIMES]
+    if lists:
+        cases = []
+        for label, seed, m, r, l, v, s, gamma in LISTS:
+            draw = uniform(seed)
+            cases.append((label, m, r, l, v, s, gamma, [1e-5 * (0.5 + next(draw)) for _ in range(m)]))
+    for label, m, r, l, v, s, gamma, a_map in cases:
         t0 = time.perf_counter()
-        highs = solve(m, r, l, v, s, gamma)
+        highs = solve(m, r, l, v, s, gamma, a_map and [a + 1e-2 / 16e6 for a in a_map])
         t_highs = time.perf_counter() - t0
-        args = ["target/release/isoperf", "eval", "mapreduce", f"m={m}", f"r={r}", f"l={l}", f"V={v}", f"S={s}", f"gamma={gamma}"]
+        mappers = [f"m={m}"] if a_map is None else ["mappers=heterogeneous", "a_map_list=" + ",".join(map(repr, a_map))]
+        args = ["target/release/isoperf", "eval", "mapreduce", *mappers, f"r={r}", f"l={l}", f"V={v}", f"S={s}", f"gamma={gamma}"]
         t0 = time.perf_counter()
         run = subprocess.run(args, capture_output=True, text=True)
         t_ours = time.perf_counter() - t0
@@ -150,8 +182,8 @@ def regimes():
 
 
 def main():
-    if sys.argv[1:] == ["--regimes"]:
-        return regimes()
+    if sys.argv[1:] in (["--regimes"], ["--lists"]):
+        return regimes(lists=sys.argv[1] == "--lists")
     ms = [int(a) for a in sys.argv[1:]] or [100, 1000]
     for m in ms:
         times = []
