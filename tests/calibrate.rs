@@ -284,3 +284,4 @@ fn the_laws_chart_draws_the_five_laws_the_ranking_lists() {
 /// charts, sweeps and maps.
 #[path = "calibrate/carried.rs"]
 mod carried;
+mod common;

@@ -16,14 +16,7 @@ use common::raw;
 const SPAN_FRACTION: f64 = 0.01;
 
 fn request(output: &str, x: &str, y: &str, levels: &[f64]) -> MapRequest {
-    MapRequest {
-        output: output.into(),
-        x: MapAxis::parse("x", x).unwrap(),
-        y: MapAxis::parse("y", y).unwrap(),
-        nx: DEFAULT_GRID,
-        ny: DEFAULT_GRID,
-        levels: levels.to_vec(),
-    }
+    common::map_request(output, x, y, DEFAULT_GRID, levels)
 }
 
 /// Bisection in log space for the y at which f crosses `level` (f monotone in y).

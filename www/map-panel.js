@@ -200,9 +200,7 @@ function sendMap() {
   // The bar shows only for a map that takes a while: a quick one moves nothing on the page.
   clearTimeout(m.progressTimer);
   m.progressTimer = setTimeout(() => { progress.hidden = false; }, PROGRESS_DELAY);
-  // A category (a best algorithm) has no interval: its map carries none.
-  const categorical = state.model.outputs.find((o) => o.key === m.sent.output)?.categories;
-  m.client.send({ model: state.model.id, params: changedValues(), request: m.sent, carried: categorical ? undefined : carried() });
+  m.client.send({ model: state.model.id, params: changedValues(), request: m.sent, carried: carried() });
 }
 
 function onProgress(data) {

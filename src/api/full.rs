@@ -177,10 +177,7 @@ pub fn map_layout(
     let model = map_model(id)?;
     let spec = model.spec();
     isomap::check_grid(request, values)?;
-    if let Some((low, high)) = interval {
-        isomap::check_grid(request, low)?;
-        isomap::check_grid(request, high)?;
-    }
+    check_interval(request, interval)?;
     let interval_lines: Vec<isomap::Isoline> = interval
         .map(|(low, high)| {
             isomap::isolines_of(low, request).into_iter().chain(isomap::isolines_of(high, request)).collect()
@@ -208,6 +205,14 @@ pub fn map_layout(
     Ok(map_layout::MapLayout::new(&picture, width))
 }
 
+/// Both ends of a map's interval, where given, the size of its grid.
+fn check_interval(request: &isomap::MapRequest, interval: Option<(&[f64], &[f64])>) -> Result<(), isomap::MapError> {
+    for end in interval.iter().flat_map(|(low, high)| [*low, *high]) {
+        isomap::check_grid(request, end)?;
+    }
+    Ok(())
+}
+
 /// A computed grid as CSV (`x,y,output`; a categorical output's cells are
 /// category ids), with the ends of each node's 95% interval after it where
 /// `interval` gives them.
@@ -218,10 +223,7 @@ pub fn map_csv(
     interval: Option<(&[f64], &[f64])>,
 ) -> Result<String, isomap::MapError> {
     isomap::check_grid(request, values)?;
-    if let Some((low, high)) = interval {
-        isomap::check_grid(request, low)?;
-        isomap::check_grid(request, high)?;
-    }
+    check_interval(request, interval)?;
     Ok(isomap::grid_csv(request, values, isomap::categories(map_model(id)?, &request.output), interval))
 }
 
@@ -361,7 +363,9 @@ impl Session {
     }
 }
 
-/// Rows `rows` of an iso-map's grid with their 95% intervals under `carried`.
+/// Rows `rows` of an iso-map's grid with their 95% intervals under
+/// `carried`; none (NaN ends, nothing computed for them) where the output
+/// is a category (a best algorithm), which has no interval.
 pub fn iso_map_rows_carrying(
     id: &str,
     raw: &RawParams,
@@ -371,6 +375,9 @@ pub fn iso_map_rows_carrying(
 ) -> Result<Bands, isomap::MapError> {
     let model = map_model(id)?;
     let value = isomap::field_rows(model, raw, request, rows.clone())?;
+    if !isomap::categories(model, &request.output).is_empty() {
+        return Ok(Bands::unknown(value));
+    }
     let mut at = |r: &RawParams| isomap::field_rows(model, r, request, rows.clone()).unwrap_or_default();
     Ok(carried.at_form(model, raw, &mut at).unwrap_or_else(|| Bands::unknown(value)))
 }

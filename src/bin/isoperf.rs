@@ -56,13 +56,15 @@ fn parse_pairs(args: &[String]) -> Result<RawParams, String> {
     Ok(raw)
 }
 
-/// The model as `isoperf calibrate` fitted it (FIT.json, what it printed):
-/// `raw` with the fitted values in place, and their uncertainty.
+/// The model as `isoperf calibrate` fitted it (`fit`, the FIT.json it
+/// printed): `raw` with the fitted values in place, and their uncertainty;
+/// `raw` as it is without a fit.
 fn calibrated(
     model: &str,
-    file: &str,
+    fit: Option<&String>,
     mut raw: RawParams,
-) -> Result<(RawParams, isoperf::engine::uncertainty::Uncertainty), String> {
+) -> Result<(RawParams, Option<isoperf::engine::uncertainty::Uncertainty>), String> {
+    let Some(file) = fit else { return Ok((raw, None)) };
     #[derive(serde::Deserialize)]
     struct Fitted {
         value: f64,
@@ -83,7 +85,7 @@ fn calibrated(
         }
     }
     let u = api::uncertainty(model, &fit.parameters, &fit.covariance, fit.t95).map_err(|e| format!("{file}: {e}"))?;
-    Ok((raw, u))
+    Ok((raw, Some(u)))
 }
 
 /// `isoperf chart`: the chart as SVG, with bands where `--calibrated` gives a fit.
@@ -95,11 +97,7 @@ fn chart(model: &str, chart: &str, args: &[String]) -> Result<String, String> {
     if let Some(other) = pairs.iter().find(|a| a.starts_with("--")) {
         return Err(format!("unknown option {other} (--calibrated FIT.json goes first)"));
     }
-    let raw = parse_pairs(pairs)?;
-    let (raw, carried) = match fit {
-        Some(file) => calibrated(model, file, raw).map(|(r, u)| (r, Some(u)))?,
-        None => (raw, None),
-    };
+    let (raw, carried) = calibrated(model, fit, parse_pairs(pairs)?)?;
     let c = api::Session::default().chart_carrying(model, chart, &raw, carried.as_ref()).map_err(|e| e.to_string())?;
     // The sentence the page shows under the chart, apart from the SVG.
     if let Some(note) = &c.note {
@@ -155,11 +153,7 @@ fn map(model: &str, args: &[String]) -> Result<Output, String> {
         ny: grid.1,
         levels,
     };
-    let raw = parse_pairs(&pairs)?;
-    let (raw, carried) = match &fit {
-        Some(file) => calibrated(model, file, raw).map(|(r, u)| (r, Some(u)))?,
-        None => (raw, None),
-    };
+    let (raw, carried) = calibrated(model, fit.as_ref(), parse_pairs(&pairs)?)?;
     let m = api::iso_map(model, &raw, &request).map_err(|e| e.to_string())?;
     let bands = match &carried {
         Some(u) => {

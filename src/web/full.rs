@@ -141,15 +141,7 @@ pub fn paint_chart(
     scale: f64,
     #[wasm_bindgen(unchecked_optional_param_type = "ChartTheme")] theme: JsValue,
 ) -> Result<Option<String>, JsValue> {
-    let chart: crate::chart::Chart = serde_wasm_bindgen::from_value(chart)
-        .map_err(|e| super::type_error(&format!("chart must be a Chart, as chartData returns it: {e}")))?;
-    let items: usize = chart.series.iter().map(|s| s.points.len() + s.spans.len() + s.upper.len()).sum();
-    if items > MAX_CHART_ITEMS {
-        return Err(super::range_error(&format!(
-            "chart has {items} points and bars; at most {MAX_CHART_ITEMS} are drawn"
-        )));
-    }
-    paint(canvas, &chart, scale, theme)
+    paint(canvas, &chart_within(chart, "drawn")?, scale, theme)
 }
 
 fn analysis_error(e: &AnalysisError) -> JsValue {
@@ -501,12 +493,19 @@ fn provenance(model_id: JsValue, params: JsValue, link: JsValue) -> Result<Prove
 }
 
 fn chart_arg(chart: JsValue) -> Result<crate::chart::Chart, JsValue> {
+    chart_within(chart, "read")
+}
+
+/// A chart given as data (what `chartData` returns), refused where it holds
+/// more than [`MAX_CHART_ITEMS`] points, bars and band ends (what is then
+/// not `done` with it: drawn, read).
+fn chart_within(chart: JsValue, done: &str) -> Result<crate::chart::Chart, JsValue> {
     let chart: crate::chart::Chart = serde_wasm_bindgen::from_value(chart)
         .map_err(|e| super::type_error(&format!("chart must be a Chart, as chartData returns it: {e}")))?;
     let items: usize = chart.series.iter().map(|s| s.points.len() + s.spans.len() + s.upper.len()).sum();
     if items > MAX_CHART_ITEMS {
         return Err(super::range_error(&format!(
-            "chart has {items} points and bars; at most {MAX_CHART_ITEMS} are read"
+            "chart has {items} points and bars; at most {MAX_CHART_ITEMS} are {done}"
         )));
     }
     Ok(chart)

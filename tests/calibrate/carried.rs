@@ -8,12 +8,13 @@
 use isoperf::api::{self, Session};
 use isoperf::chart::Style;
 use isoperf::engine::calibrate::{calibrate, Calibration, Request};
-use isoperf::engine::isomap::{MapAxis, MapRequest};
 use isoperf::engine::uncertainty::Uncertainty;
 use isoperf::fit::Normal;
 use isoperf::model::AnyModel;
 use isoperf::models::find;
 use isoperf::spec::{Params, RawParams, RawValue, Value};
+
+use super::common::map_request;
 
 fn raw(pairs: &[(&str, &str)]) -> RawParams {
     pairs.iter().map(|(k, v)| (k.to_string(), RawValue::Text(v.to_string()))).collect()
@@ -165,17 +166,6 @@ fn a_chart_whose_curves_the_fit_does_not_move_gets_no_band_and_exports_its_bands
     assert!(svg.matches(r#"<polygon opacity="0.22""#).count() >= 3, "bands drawn as shaded polygons");
 }
 
-fn map_request(output: &str, x: &str, y: &str, n: usize, levels: &[f64]) -> MapRequest {
-    MapRequest {
-        output: output.into(),
-        x: MapAxis::parse("x", x).unwrap(),
-        y: MapAxis::parse("y", y).unwrap(),
-        nx: n,
-        ny: n,
-        levels: levels.to_vec(),
-    }
-}
-
 /// Two routes to one linearisation (the form's texts moved, the parsed
 /// parameters moved) agree to the rounding of the differences.
 const ROUTE_RTOL: f64 = 1e-6;
@@ -244,6 +234,21 @@ fn a_map_over_the_fitted_parameters_themselves_carries_no_uncertainty() {
     for k in 0..64 {
         assert_eq!((b.low[k], b.high[k]), (b.value[k], b.value[k]), "node {k}: the axes set both parameters");
     }
+}
+
+/// A categorical output (broadcast's fastest algorithm) has no interval:
+/// its map carries none, whatever the uncertainty, and its categories are
+/// the plain map's.
+#[test]
+fn a_categorical_map_carries_no_uncertainty() {
+    let spec = find("broadcast").unwrap().spec();
+    let u =
+        Uncertainty::new(spec, &["alpha".into(), "beta".into()], &[vec![1e-14, 0.0], vec![0.0, 1e-24]], 2.0).unwrap();
+    let request = map_request("best", "n:1:1e9:log", "p:2:4096:log", 16, &[]);
+    let form = RawParams::new();
+    let b = api::iso_map_rows_carrying("broadcast", &form, &request, 0..16, &u).unwrap();
+    assert_eq!(b.value, api::iso_map_rows("broadcast", &form, &request, 0..16).unwrap());
+    assert!(b.low.iter().chain(&b.high).all(|v| v.is_nan()), "no interval on a category");
 }
 
 #[test]

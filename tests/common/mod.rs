@@ -5,6 +5,7 @@
 #![allow(clippy::panic)] // test helpers: a panic is the failure message
 
 use isoperf::api;
+use isoperf::engine::isomap::{MapAxis, MapRequest};
 use isoperf::spec::{OutValue, Outputs, PresetValue, RawParams, RawValue};
 
 /// |a − b| within `rtol` of the larger magnitude.
@@ -67,4 +68,17 @@ pub fn preset_params(values: &[(&str, PresetValue)]) -> RawParams {
             (k.to_string(), raw)
         })
         .collect()
+}
+
+/// A map of `output` over axes `x` and `y` (`KEY:MIN:MAX[:log]`) on an
+/// n × n grid with isolines at `levels`.
+pub fn map_request(output: &str, x: &str, y: &str, n: usize, levels: &[f64]) -> MapRequest {
+    MapRequest {
+        output: output.into(),
+        x: MapAxis::parse("x", x).unwrap_or_else(|e| panic!("x axis {x}: {e:?}")),
+        y: MapAxis::parse("y", y).unwrap_or_else(|e| panic!("y axis {y}: {e:?}")),
+        nx: n,
+        ny: n,
+        levels: levels.to_vec(),
+    }
 }
