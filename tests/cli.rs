@@ -120,6 +120,74 @@ fn mapreduce_eval_sweep_chart_and_bad_input() {
     assert!(stderr.contains("l:") && stderr.contains("1 ≤ value"), "{stderr}");
 }
 
+/// A long evaluation shows its progress on a terminal, one line rewritten
+/// in place and cleared at the end; piped, stderr stays empty. (The
+/// general LP reports after each iteration: 100 mappers of two speeds in
+/// turn, which only it proves, the page's e2e case.) The terminal is
+/// util-linux's `script`.
+#[test]
+fn progress_shows_on_a_terminal_only() {
+    let list = (0..100).map(|i| if i % 2 == 1 { "2e-5" } else { "1e-5" }).collect::<Vec<_>>().join(",");
+    let list_arg = format!("a_map_list={list}");
+    let args = ["eval", "mapreduce", "mappers=heterogeneous", &list_arg, "r=40", "l=20", "V=1e10", "S=5", "gamma=0.5"];
+    let (code, stdout, stderr) = isoperf(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.is_empty(), "piped stderr: {stderr}");
+    let piped: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let dir = std::env::temp_dir().join(format!("isoperf-progress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("out.json");
+    let command = format!("{} {} > {}", env!("CARGO_BIN_EXE_isoperf"), args.join(" "), json.display());
+    let Ok(out) = Command::new("script").args(["-qec", &command, "/dev/null"]).output() else {
+        panic!("util-linux's script is needed to give the CLI a terminal");
+    };
+    let transcript = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{transcript}");
+    assert!(transcript.contains("\risoperf: computing… "), "{transcript:?}");
+    assert!(transcript.ends_with("\r\x1b[2K"), "the line is cleared at the end: {transcript:?}");
+    let shown: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(shown["T"], piped["T"], "the same answer on a terminal");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// key=@FILE takes the value from a file: a per-mapper list one rate a
+/// line gives the same answer as the list in the argument; a file that
+/// cannot be read is one line naming the key and the file, exit 2.
+#[test]
+fn a_value_from_a_file() {
+    let rates: Vec<String> = (0..40).map(|i| format!("{}e-6", 5 + i % 7)).collect();
+    let dir = std::env::temp_dir().join(format!("isoperf-at-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rates.txt");
+    std::fs::write(&file, rates.join("\n") + "\n").unwrap();
+    let inline = format!("a_map_list={}", rates.join(","));
+    let from_file = format!("a_map_list=@{}", file.display());
+    let rest = ["r=8", "l=4", "V=1e9"];
+    let (code, by_argument, stderr) =
+        isoperf(&[&["eval", "mapreduce", "mappers=heterogeneous", &inline][..], &rest].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let (code, by_file, stderr) =
+        isoperf(&[&["eval", "mapreduce", "mappers=heterogeneous", &from_file][..], &rest].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(by_file, by_argument);
+    let missing = format!("a_map_list=@{}", dir.join("missing.txt").display());
+    let (code, stdout, stderr) = isoperf(&["eval", "mapreduce", "mappers=heterogeneous", &missing]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty());
+    assert!(stderr.starts_with("isoperf: a_map_list: cannot read ") && stderr.contains("missing.txt"), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    // A file that never ends stops at the size guard; a bad item is the
+    // field's message, as in the argument.
+    let (code, _, stderr) = isoperf(&["eval", "mapreduce", "mappers=heterogeneous", "a_map_list=@/dev/zero"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("a_map_list: /dev/zero is larger than 64 MiB"), "{stderr}");
+    std::fs::write(&file, "1e-5\n<script>alert(1)</script>\n").unwrap();
+    let (code, _, stderr) = isoperf(&["eval", "mapreduce", "mappers=heterogeneous", &from_file]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("a_map_list: value 2: ") && stderr.contains("is not a number"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Issue 13, classes 5 and 8: arguments and files the CLI cannot use are a
 /// message and exit code 2, never a panic (exit 101); a failed write is an
 /// error, not a silent success.

@@ -310,3 +310,31 @@ fn a_carried_uncertainty_bands_charts_and_maps() {
     let message = err.dyn_ref::<Error>().map(|e| String::from(e.message())).unwrap_or_default();
     assert_eq!(message, "the variance of t_flops is negative");
 }
+
+/// The general LP's work is counted in f64 on wasm32 too: the ordering's
+/// own count is a 32-bit `usize` there and wrapped, so a random list of
+/// 10⁴ mappers (r = 900, ℓ = 600: 4.15 × 10⁹ multiply-subtracts a
+/// factorisation, refused natively at once) was attempted in the page for
+/// four minutes. Now it is refused here as natively.
+#[wasm_bindgen_test]
+fn the_general_lp_work_is_counted_past_32_bits() {
+    use isoperf::models::mapreduce::general::factorisation_work;
+    use isoperf::models::mapreduce::schedule::{solve, Budget, Intervals, Shuffle, SolveError};
+    let mut seed: u64 = 7;
+    let a: Vec<f64> = (0..10_000)
+        .map(|_| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            1e-5 * (0.5 + (seed >> 33) as f64 / (1u64 << 31) as f64) + 1e-2 / 16e6
+        })
+        .collect();
+    let p = Shuffle { intervals: Intervals::new(10_000, 900, 600).unwrap(), a, s: 0.1, c: 1e-6 / 900.0, v: 1e9 };
+    let work = factorisation_work(&p).unwrap();
+    assert!((4.1e9..4.2e9).contains(&work), "{work:e}");
+    match solve(&p) {
+        Err(SolveError::TooLarge { work, limit }) => {
+            assert_eq!(limit, Budget::FORM.general_work);
+            assert!(work > limit, "{work:e}");
+        }
+        other => panic!("expected a refusal: {other:?}"),
+    }
+}

@@ -43,13 +43,21 @@ const USAGE: &str = "usage:
                                               values with standard errors and 95% intervals, R², RMSE, residuals,
                                               and every output's 95% interval at the key=value point
   isoperf laws FILE.csv [--at P[,P...]]      the scaling laws (p, time) rows follow, best first, as JSON
-Unspecified parameters take their defaults; `isoperf models` lists them.";
+Unspecified parameters take their defaults; `isoperf models` lists them.
+key=@FILE takes the value from FILE (a long list: a_map_list=@rates.txt, one rate per line).";
 
+/// The key=value pairs; key=@FILE takes the value from FILE (a list of
+/// thousands of per-mapper rates is more than one argument may hold,
+/// 128 KiB on Linux).
 fn parse_pairs(args: &[String]) -> Result<RawParams, String> {
     let mut raw = RawParams::new();
     for a in args {
         let (k, v) = a.split_once('=').ok_or_else(|| format!("expected key=value, got '{a}'"))?;
-        if raw.insert(k.to_string(), RawValue::Text(v.to_string())).is_some() {
+        let v = match v.strip_prefix('@') {
+            Some(file) => read(file).map_err(|e| format!("{k}: {e}"))?,
+            None => v.to_string(),
+        };
+        if raw.insert(k.to_string(), RawValue::Text(v)).is_some() {
             return Err(format!("{k} is given twice"));
         }
     }
@@ -310,8 +318,9 @@ fn laws(args: &[String]) -> Result<String, String> {
     json(&api::laws(&text, &at).map_err(|e| format!("{file}: {e}"))?)
 }
 
-/// The largest data file read (measurements are kilobytes; this is a guard
-/// against /dev/zero or a wrong file, not a limit anyone meets).
+/// The largest file read (measurements are kilobytes, and the longest
+/// per-mapper list some megabytes; this is a guard against /dev/zero or a
+/// wrong file, not a limit anyone meets).
 const MAX_FILE: u64 = 64 << 20;
 
 fn read(file: &str) -> Result<String, String> {
@@ -320,7 +329,7 @@ fn read(file: &str) -> Result<String, String> {
     let mut bytes = Vec::new();
     std::fs::File::open(file).map_err(cannot)?.take(MAX_FILE + 1).read_to_end(&mut bytes).map_err(cannot)?;
     if bytes.len() as u64 > MAX_FILE {
-        return Err(format!("{file} is larger than {} MiB; a data file is a CSV of measurements", MAX_FILE >> 20));
+        return Err(format!("{file} is larger than {} MiB, more than any input isoperf reads", MAX_FILE >> 20));
     }
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
@@ -399,8 +408,35 @@ fn write(output: Output) -> std::io::Result<()> {
     }
 }
 
+/// Runs `f`, showing on a terminal's stderr how far a long computation
+/// has come (the general LP's progress, the same the page's bar shows),
+/// a line rewritten in place and cleared at the end. Nothing is written
+/// where stderr is not a terminal.
+fn with_progress<R>(f: impl FnOnce() -> R) -> R {
+    use std::io::{IsTerminal, Write};
+    if !std::io::stderr().is_terminal() {
+        return f();
+    }
+    let shown = std::rc::Rc::new(std::cell::Cell::new(-1i32));
+    let hook_shown = std::rc::Rc::clone(&shown);
+    let result = isoperf::progress::with(
+        move |fraction| {
+            let percent = (fraction * 100.0).floor() as i32;
+            if percent != hook_shown.get() {
+                hook_shown.set(percent);
+                let _ = write!(std::io::stderr(), "\risoperf: computing… {percent}%");
+            }
+        },
+        f,
+    );
+    if shown.get() >= 0 {
+        let _ = write!(std::io::stderr(), "\r\x1b[2K");
+    }
+    result
+}
+
 fn main() -> ExitCode {
-    match arguments().and_then(|args| run(&args)) {
+    match arguments().and_then(|args| with_progress(|| run(&args))) {
         Ok(output) => match write(output) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

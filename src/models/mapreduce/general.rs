@@ -321,10 +321,21 @@ impl Solved {
 /// The work of one factorisation of the interior-point method's system
 /// [0 Gᵀ; G −I] for constraints G (rows × vars, in triplets): the
 /// multiply-subtracts of its LDLᵀ factorisation in the fill-reducing order
-/// (approximate minimum degree) the solver uses, as that ordering counts
-/// them. Deterministic, a property of the LP's structure, and found
-/// without forming the factor.
-fn factor_work(rows: &[usize], cols: &[usize], vars: usize, constraints: usize) -> Option<f64> {
+/// (approximate minimum degree) the solver uses, Σ_k c_k(c_k + 1)/2 over
+/// the columns of L with c_k entries below the diagonal (the sum the
+/// ordering reports, but that sum is a `usize`: on wasm32 it wrapped past
+/// 4.3 × 10⁹, so a factorisation of 4.2 × 10⁹ natively refused was
+/// attempted in the page for four minutes). Counted here in f64 from the
+/// order, by the elimination tree and the row subtrees of L (Liu), and
+/// given up once past `limit`: `Err(work so far)`. Deterministic, a
+/// property of the LP's structure, found without forming the factor.
+fn factor_work(
+    rows: &[usize],
+    cols: &[usize],
+    vars: usize,
+    constraints: usize,
+    limit: f64,
+) -> Option<Result<f64, f64>> {
     // Upper triangle by columns: the variables' diagonal, then for each
     // constraint i its column vars + i with G's entries of row i and the diagonal.
     let n = vars + constraints;
@@ -341,20 +352,71 @@ fn factor_work(rows: &[usize], cols: &[usize], vars: usize, constraints: usize) 
         *colptr.get_mut(k + 1)? += *colptr.get(k)?;
     }
     let rowval: Vec<usize> = entries.iter().map(|&(r, _)| r).collect();
-    let (_, _, info) = amd::order(n, &colptr, &rowval, &amd::Control::default()).ok()?;
-    Some(info.n_mult_subs_ldl as f64)
+    let (_, iperm, _) = amd::order(n, &colptr, &rowval, &amd::Control::default()).ok()?;
+    // The lower triangle of the permuted matrix by rows: for row i, the
+    // columns j < i of its entries.
+    let mut starts = vec![0usize; n + 1];
+    let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(entries.len());
+    for &(r, c) in entries.iter().filter(|(r, c)| r != c) {
+        let (a, b) = (*iperm.get(r)?, *iperm.get(c)?);
+        pairs.push((a.max(b), a.min(b)));
+    }
+    for &(i, _) in &pairs {
+        *starts.get_mut(i + 1)? += 1;
+    }
+    for k in 0..n {
+        *starts.get_mut(k + 1)? += *starts.get(k)?;
+    }
+    let mut next = starts.clone();
+    let mut lower = vec![0usize; pairs.len()];
+    for &(i, j) in &pairs {
+        let slot = next.get_mut(i)?;
+        *lower.get_mut(*slot)? = j;
+        *slot += 1;
+    }
+    let row = |i: usize| -> Option<&[usize]> { lower.get(*starts.get(i)?..*starts.get(i + 1)?) };
+    // The elimination tree, with path compression through `ancestor`.
+    let (mut parent, mut ancestor) = (vec![NONE; n], vec![NONE; n]);
+    for i in 0..n {
+        for &j in row(i)? {
+            let mut k = j;
+            while *ancestor.get(k)? != NONE && *ancestor.get(k)? != i {
+                let up = *ancestor.get(k)?;
+                *ancestor.get_mut(k)? = i;
+                k = up;
+            }
+            if *ancestor.get(k)? == NONE {
+                *ancestor.get_mut(k)? = i;
+                *parent.get_mut(k)? = i;
+            }
+        }
+    }
+    // Row i of L holds every column on the tree paths from its entries up
+    // to i: each adds one below the diagonal of that column, and c(c + 1)/2
+    // grows by the column's new count.
+    let (mut count, mut mark) = (vec![0.0f64; n], vec![NONE; n]);
+    let mut work = 0.0;
+    for i in 0..n {
+        *mark.get_mut(i)? = i;
+        for &j in row(i)? {
+            let mut k = j;
+            while *mark.get(k)? != i {
+                *mark.get_mut(k)? = i;
+                let c = count.get_mut(k)?;
+                *c += 1.0;
+                work += *c;
+                k = *parent.get(k)?;
+            }
+        }
+        if work > limit {
+            return Some(Err(work));
+        }
+    }
+    Some(Ok(work))
 }
 
-/// Builds the compact LP and solves it by the interior-point method;
-/// `Err(work)` where one factorisation would take more than `max_work`
-/// multiply-subtracts ([`factor_work`]), `None` where the method fails.
-fn solve_compact(
-    sc: &Scaled,
-    m: usize,
-    tail: &[(Window, f64)],
-    front: &[Window],
-    max_work: f64,
-) -> Option<Result<Solved, f64>> {
+/// The compact LP for the scaled shuffle `sc` and its costs q, by variable.
+fn compact(sc: &Scaled, m: usize, tail: &[(Window, f64)], front: &[Window]) -> Option<(Compact, Vec<f64>)> {
     let mut lp = Compact::new(m);
     // Row 0: Σx = 1 (the only equation).
     let all: Vec<(usize, f64)> = (0..m).map(|k| (k, 1.0)).collect();
@@ -377,11 +439,38 @@ fn solve_compact(
         }
         lp.at_least(&terms, -sc.s);
     }
-    let vars = lp.vars;
-    let mut q = vec![0.0; vars];
+    let mut q = vec![0.0; lp.vars];
     for (v, w) in cost {
         *q.get_mut(v)? += w;
     }
+    Some((lp, q))
+}
+
+/// The multiply-subtracts one factorisation of the general LP for `p`
+/// would take (what [`interior_point`]'s `max_work` is compared with),
+/// without solving it: tens of milliseconds for thousands of mappers.
+pub fn factorisation_work(p: &Shuffle) -> Option<f64> {
+    let m = p.intervals.m();
+    if p.a.len() != m || m == 0 {
+        return None;
+    }
+    let (tail, front) = windows(&p.intervals);
+    let (lp, _) = compact(&p.scaled(), m, &tail, &front)?;
+    factor_work(&lp.rows, &lp.cols, lp.vars, lp.rhs.len(), f64::INFINITY)?.ok()
+}
+
+/// Builds the compact LP and solves it by the interior-point method;
+/// `Err(work)` where one factorisation would take more than `max_work`
+/// multiply-subtracts ([`factor_work`]), `None` where the method fails.
+fn solve_compact(
+    sc: &Scaled,
+    m: usize,
+    tail: &[(Window, f64)],
+    front: &[Window],
+    max_work: f64,
+) -> Option<Result<Solved, f64>> {
+    let (lp, q) = compact(sc, m, tail, front)?;
+    let vars = lp.vars;
     // Clarabel: A z + s = b, s in the cones; G z ≥ h is −G z + s = −h.
     let rows = lp.rhs.len();
     // The factor holds at least G's entries, one multiply-subtract each:
@@ -390,8 +479,7 @@ fn solve_compact(
     if entries > max_work {
         return Some(Err(entries));
     }
-    let work = factor_work(&lp.rows, &lp.cols, vars, rows)?;
-    if work > max_work {
+    if let Err(work) = factor_work(&lp.rows, &lp.cols, vars, rows, max_work)? {
         return Some(Err(work));
     }
     let neg: Vec<f64> = lp.vals.iter().map(|g| -g).collect();

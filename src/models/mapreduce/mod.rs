@@ -301,8 +301,7 @@ fn evaluated(
             inputs.mappers_key,
             e.to_string(),
             format!(
-                "a general LP of at most {} operations a step{}; fewer mappers, or parameters where a simpler schedule is optimal (a faster network, a larger V)",
-                crate::format::number(limit, 2),
+                "a smaller general LP{}: fewer mappers, or parameters where a simpler schedule is optimal (a faster network, a larger V)",
                 if limit < schedule::Budget::FORM.general_work { " at a point of a map or a sweep (the form takes larger ones)" } else { "" }
             ),
         )),
