@@ -24,7 +24,7 @@ use microlp::{ComparisonOp, OptimizationDirection, Problem};
 use proptest::prelude::*;
 
 mod common;
-use common::{close, evaluate, num, raw};
+use common::{close, evaluate, num, random_rates, raw, uniform};
 
 /// The public example's values are exact rationals; f64 arithmetic of a few
 /// dozen operations keeps them to this.
@@ -50,14 +50,6 @@ const LECTURE_A: f64 = 1e-5 + 1e-2 / 16e6;
 /// with m mappers, r reducers, width ℓ, load V, start-up S and ratio γ.
 fn lecture_shuffle(m: usize, r: usize, l: usize, v: f64, s: f64, gamma: f64) -> Shuffle {
     Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: vec![LECTURE_A; m], s, c: gamma * 1e-6 / r as f64, v }
-}
-
-/// A reproducible stream of uniform numbers in [0, 1) (a 64-bit LCG).
-fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
-    move || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 33) as f64 / (1u64 << 31) as f64
-    }
 }
 
 fn eval(pairs: &[(&str, &str)]) -> Outputs {
@@ -791,8 +783,7 @@ fn the_general_lp_proves_a_random_list_without_start_ups() {
 #[test]
 fn the_form_takes_the_general_lp_of_large_random_lists() {
     for m in [3000, 10_000] {
-        let mut next = uniform(7);
-        let a: Vec<f64> = (0..m).map(|_| 1e-5 * (0.5 + next()) + 1e-2 / 16e6).collect();
+        let a = random_rates(m, 7);
         let p = Shuffle { intervals: Intervals::new(m, 400, 300).unwrap(), a, s: 0.1, c: 1e-6 / 400.0, v: 1e9 };
         let refused = solve_within(&p, Budget::SWEEP_POINT);
         assert!(

@@ -11,6 +11,8 @@ use js_sys::{Array, Error, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
+mod common;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn get(v: &JsValue, key: &str) -> JsValue {
@@ -320,14 +322,13 @@ fn a_carried_uncertainty_bands_charts_and_maps() {
 fn the_general_lp_work_is_counted_past_32_bits() {
     use isoperf::models::mapreduce::general::factorisation_work;
     use isoperf::models::mapreduce::schedule::{solve, Budget, Intervals, Shuffle, SolveError};
-    let mut seed: u64 = 7;
-    let a: Vec<f64> = (0..10_000)
-        .map(|_| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            1e-5 * (0.5 + (seed >> 33) as f64 / (1u64 << 31) as f64) + 1e-2 / 16e6
-        })
-        .collect();
-    let p = Shuffle { intervals: Intervals::new(10_000, 900, 600).unwrap(), a, s: 0.1, c: 1e-6 / 900.0, v: 1e9 };
+    let p = Shuffle {
+        intervals: Intervals::new(10_000, 900, 600).unwrap(),
+        a: common::random_rates(10_000, 7),
+        s: 0.1,
+        c: 1e-6 / 900.0,
+        v: 1e9,
+    };
     let work = factorisation_work(&p).unwrap();
     assert!((4.1e9..4.2e9).contains(&work), "{work:e}");
     match solve(&p) {

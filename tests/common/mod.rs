@@ -1,5 +1,6 @@
-//! Helpers the native tests share: raw parameters as a form sends them,
-//! evaluation through the facade, reading outputs, and relative closeness.
+//! Helpers the tests share (native, and the wasm tests in tests/web.rs):
+//! raw parameters as a form sends them, evaluation through the facade,
+//! reading outputs, relative closeness, and reproducible random draws.
 //! Each test names its own tolerance where it uses it, with its derivation.
 #![allow(dead_code)] // each test binary uses a different part
 #![allow(clippy::panic)] // test helpers: a panic is the failure message
@@ -81,4 +82,22 @@ pub fn map_request(output: &str, x: &str, y: &str, n: usize, levels: &[f64]) -> 
         ny: n,
         levels: levels.to_vec(),
     }
+}
+
+/// A reproducible stream of uniform numbers in [0, 1) (a 64-bit LCG; the
+/// same as `benches/mapreduce_highs.py`'s `uniform`).
+pub fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+    move || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as f64 / (1u64 << 31) as f64
+    }
+}
+
+/// MapReduce per-mapper costs A_i for a random list of `m` rates (drawn by
+/// [`uniform`] from `seed`, 0.5 to 1.5 × 10⁻⁵ s/B in list order), each with
+/// the default s_map/lu = 10⁻²/(16 × 10⁶) as the form adds it: the lists of
+/// `benches/mapreduce_highs.py --lists`.
+pub fn random_rates(m: usize, seed: u64) -> Vec<f64> {
+    let mut next = uniform(seed);
+    (0..m).map(|_| 1e-5 * (0.5 + next()) + 1e-2 / 16e6).collect()
 }

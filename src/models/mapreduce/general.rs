@@ -342,7 +342,7 @@ fn factor_work(
     let mut entries: Vec<(usize, usize)> = (0..vars).map(|j| (j, j)).collect();
     entries.extend(rows.iter().zip(cols).map(|(&i, &j)| (j, vars + i)));
     entries.extend((vars..n).map(|k| (k, k)));
-    entries.sort_unstable_by_key(|&(r, c)| (c, r));
+    entries.sort_unstable_by_key(by_column);
     entries.dedup();
     let mut colptr = vec![0usize; n + 1];
     for &(_, c) in &entries {
@@ -353,32 +353,21 @@ fn factor_work(
     }
     let rowval: Vec<usize> = entries.iter().map(|&(r, _)| r).collect();
     let (_, iperm, _) = amd::order(n, &colptr, &rowval, &amd::Control::default()).ok()?;
-    // The lower triangle of the permuted matrix by rows: for row i, the
-    // columns j < i of its entries.
-    let mut starts = vec![0usize; n + 1];
-    let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(entries.len());
+    // The lower triangle of the permuted matrix, (column j, row i > j),
+    // sorted by row as the upper triangle was by column: row i's entries
+    // are those between starts[i] and starts[i + 1].
+    let mut lower: Vec<(usize, usize)> = Vec::with_capacity(entries.len());
     for &(r, c) in entries.iter().filter(|(r, c)| r != c) {
         let (a, b) = (*iperm.get(r)?, *iperm.get(c)?);
-        pairs.push((a.max(b), a.min(b)));
+        lower.push((a.min(b), a.max(b)));
     }
-    for &(i, _) in &pairs {
-        *starts.get_mut(i + 1)? += 1;
-    }
-    for k in 0..n {
-        *starts.get_mut(k + 1)? += *starts.get(k)?;
-    }
-    let mut next = starts.clone();
-    let mut lower = vec![0usize; pairs.len()];
-    for &(i, j) in &pairs {
-        let slot = next.get_mut(i)?;
-        *lower.get_mut(*slot)? = j;
-        *slot += 1;
-    }
-    let row = |i: usize| -> Option<&[usize]> { lower.get(*starts.get(i)?..*starts.get(i + 1)?) };
+    lower.sort_unstable_by_key(by_column);
+    let starts: Vec<usize> = (0..=n).map(|i| lower.partition_point(|&(_, row)| row < i)).collect();
+    let row = |i: usize| -> Option<&[(usize, usize)]> { lower.get(*starts.get(i)?..*starts.get(i + 1)?) };
     // The elimination tree, with path compression through `ancestor`.
     let (mut parent, mut ancestor) = (vec![NONE; n], vec![NONE; n]);
     for i in 0..n {
-        for &j in row(i)? {
+        for &(j, _) in row(i)? {
             let mut k = j;
             while *ancestor.get(k)? != NONE && *ancestor.get(k)? != i {
                 let up = *ancestor.get(k)?;
@@ -398,7 +387,7 @@ fn factor_work(
     let mut work = 0.0;
     for i in 0..n {
         *mark.get_mut(i)? = i;
-        for &j in row(i)? {
+        for &(j, _) in row(i)? {
             let mut k = j;
             while *mark.get(k)? != i {
                 *mark.get_mut(k)? = i;
@@ -413,6 +402,11 @@ fn factor_work(
         }
     }
     Some(Ok(work))
+}
+
+/// A (row, column) entry's sort key: by column, then row.
+fn by_column(&(r, c): &(usize, usize)) -> (usize, usize) {
+    (c, r)
 }
 
 /// The compact LP for the scaled shuffle `sc` and its costs q, by variable.
