@@ -836,8 +836,11 @@ impl Model for MapReduce {
                     idle_after(working)
                 )
             }
-            Method::InteriorPoint { iterations } => format!(
+            Method::InteriorPoint { iterations, rounds: 1 } => format!(
                 "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method in {iterations} iterations and its schedule proved optimal by a dual bound to 10⁻⁹"
+            ),
+            Method::InteriorPoint { iterations, rounds } => format!(
+                "the general LP: no schedule of a simpler form is optimal here, so the LP was solved by an interior-point method through {rounds} relaxations (each window's largest part bounding only the mappers found to exceed it so far; {iterations} iterations in all) and its schedule proved optimal by a dual bound to 10⁻⁹"
             ),
         };
         out.push(Remark { key: Some("t_shuffle"), level: Level::Info, text: format!("Solved by {method}.") });

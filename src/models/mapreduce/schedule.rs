@@ -216,8 +216,9 @@ pub enum Method {
     /// tie for their windows' largest part: a kink of the optimum).
     PlateauDescent { plateau: usize, working: usize, level: usize },
     /// The general LP in compact form by an interior-point method, its
-    /// optimality proved by a dual bound.
-    InteriorPoint { iterations: usize },
+    /// optimality proved by a dual bound: `rounds` LPs (1, or the
+    /// relaxations of [`super::general`]) in `iterations` in all.
+    InteriorPoint { iterations: usize, rounds: usize },
 }
 
 /// An optimal schedule.
