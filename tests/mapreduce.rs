@@ -804,7 +804,7 @@ fn the_form_takes_the_general_lp_of_large_random_lists() {
 /// 600 mappers (r = 400, ℓ = 300, 2.1 × 10⁷ a factorisation of the
 /// compact form) both prove their schedules to 10⁻⁹ and agree to that,
 /// and the relaxations' schedule meets every constraint of the LP as
-/// written.
+/// written. Their progress is reported round by round.
 #[test]
 fn relaxations_and_the_compact_form_agree_on_a_random_list() {
     let m = 600;
@@ -815,9 +815,15 @@ fn relaxations_and_the_compact_form_agree_on_a_random_list() {
         c: 1e-6 / 400.0,
         v: 1e9,
     };
-    let relaxed = solve(&p).unwrap();
+    let heard = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = std::rc::Rc::clone(&heard);
+    let relaxed = isoperf::progress::with(move |f| sink.borrow_mut().push(f), || solve(&p)).unwrap();
     let Method::InteriorPoint { rounds, .. } = relaxed.method else { panic!("{:?}", relaxed.method) };
     assert!(rounds > 1, "through relaxations: {:?}", relaxed.method);
+    // One report a round but the last, of the gap's digits gained: never back.
+    let heard = heard.borrow();
+    assert_eq!(heard.len(), rounds - 1, "{heard:?}");
+    assert!(heard.windows(2).all(|f| f[0] <= f[1]) && heard.iter().all(|f| (0.0..=1.0).contains(f)), "{heard:?}");
     let whole = interior_point_whole(&p, Budget::FORM.general_work).unwrap();
     assert!(
         matches!(whole.method, Method::InteriorPoint { rounds: 1, .. }),

@@ -384,12 +384,14 @@ pub struct Budget {
 impl Budget {
     /// The form (the page's report worker, with its progress and Stop, and
     /// the CLI, with its progress on a terminal): up to about three
-    /// minutes. Measured on random per-mapper lists with r = 400, ℓ = 300,
-    /// which the form refused at 3 × 10⁸ before: 3000 mappers, 6.0 × 10⁸ a
-    /// factorisation, 34 s natively and 32 s in the page; 6000 mappers,
-    /// 1.24 × 10⁹, 79 s natively in 135 MB; 10⁴ mappers, 2.1 × 10⁹, 143 s
-    /// in 226 MB. None of the 300 random instances takes the
-    /// general LP.
+    /// minutes a factorisation series of the compact form. Measured on
+    /// random per-mapper lists with r = 400, ℓ = 300, which the form
+    /// refused at 3 × 10⁸ before: 3000 mappers, 6.0 × 10⁸ a factorisation
+    /// of the compact form, 34 s natively and 32 s in the page (5.1 and
+    /// 7 s through relaxations); 6000 mappers, 1.24 × 10⁹, 79 s natively
+    /// in 135 MB; 10⁴ mappers, 2.1 × 10⁹, 143 to 186 s in 226 MB (158 s
+    /// through relaxations). None of the 300 random instances
+    /// takes the general LP.
     pub const FORM: Budget = Budget { plateau_intervals: None, general_work: 3e9 };
     /// A point of a sweep: tens of milliseconds natively at most.
     pub const SWEEP_POINT: Budget = Budget { plateau_intervals: Some(PLATEAU_INTERVALS), general_work: 1e5 };
