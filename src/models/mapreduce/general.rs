@@ -543,7 +543,7 @@ fn solve_lp(sc: &Scaled, lp: &Compact, q: Vec<f64>, tolerance: f64, report: bool
 /// interval long enough (each has S ≥ 0 to spare at zero load). The
 /// interior-point solution falls short by round-off only, so the parts
 /// move by about as much. Returns the parts and the schedule they imply.
-fn feasible(p: &Shuffle, sc: &Scaled, x: &[f64]) -> Option<(Vec<f64>, Vec<f64>, Vec<usize>)> {
+fn feasible(p: &Shuffle, sc: &Scaled, x: &[f64]) -> Option<Schedule> {
     let iv = p.intervals;
     let (m, width) = (iv.m(), iv.width());
     let mut x: Vec<f64> = x.iter().map(|v| v.max(0.0)).collect();
@@ -579,6 +579,18 @@ fn feasible(p: &Shuffle, sc: &Scaled, x: &[f64]) -> Option<(Vec<f64>, Vec<f64>, 
     Some((x, t, largest))
 }
 
+/// A schedule (scaled): its parts, boundaries and largest senders.
+type Schedule = (Vec<f64>, Vec<f64>, Vec<usize>);
+
+/// The schedule a solved LP's parts imply, made feasible ([`feasible`]),
+/// and its gap to the dual bound, relative to its length.
+fn schedule_and_gap(p: &Shuffle, sc: &Scaled, solved: &Solved) -> Option<(Schedule, f64)> {
+    let (x, t, largest) = feasible(p, sc, &solved.x)?;
+    let length = *t.last()?;
+    let gap = (length - solved.bound(sc, length)) / length.abs();
+    Some(((x, t, largest), gap))
+}
+
 /// Past this work a factorisation of the compact form, the general LP is
 /// first solved through relaxations ([`relaxed`]): measured on random
 /// per-mapper lists (r = 400, ℓ = 300), 600 mappers (2.1 × 10⁷) took
@@ -607,17 +619,9 @@ impl Candidates {
     /// Each window's fastest mapper (the smallest A; the first of equals),
     /// which takes the largest part where all finish together.
     fn fastest(sc: &Scaled, windows: &[Window]) -> Option<Candidates> {
-        let mut sets = Vec::with_capacity(windows.len());
-        for w in windows {
-            let mut best: Option<usize> = None;
-            for k in members(w) {
-                if best.is_none_or(|b| sc.a.get(k).is_some_and(|&a| sc.a.get(b).is_some_and(|&ab| a < ab))) {
-                    best = Some(k);
-                }
-            }
-            sets.push(vec![best?]);
-        }
-        Some(Candidates(sets))
+        let rate = |k: usize| sc.a.get(k).copied().unwrap_or(f64::INFINITY);
+        let fastest = |w: &Window| members(w).min_by(|&i, &j| rate(i).total_cmp(&rate(j))).map(|k| vec![k]);
+        windows.iter().map(fastest).collect::<Option<_>>().map(Candidates)
     }
 
     /// Adds, for each window, the mappers whose parts in `x` exceed its
@@ -726,9 +730,7 @@ fn relaxed(
         }
         let solved = solve_lp(sc, &lp, q, tolerance, false)?;
         iterations += solved.iterations;
-        let (x, t, largest) = feasible(p, sc, &solved.x)?;
-        let length = *t.last()?;
-        let gap = (length - solved.bound(sc, length)) / length.abs();
+        let ((x, t, largest), gap) = schedule_and_gap(p, sc, &solved)?;
         if gap <= GAP_RTOL {
             return Some((x, t, largest, iterations, round));
         }
@@ -790,9 +792,7 @@ fn solve_general(p: &Shuffle, max_work: f64, relaxations: bool) -> Result<Soluti
         return Err(SolveError::TooLarge { work, limit: max_work });
     }
     let solved = solve_lp(&sc, &lp, q, TIGHT, true).ok_or_else(failed)?;
-    let (x, t, largest) = feasible(p, &sc, &solved.x).ok_or_else(failed)?;
-    let length = t.last().copied().ok_or_else(failed)?;
-    let gap = (length - solved.bound(&sc, length)) / length.abs();
+    let ((x, t, largest), gap) = schedule_and_gap(p, &sc, &solved).ok_or_else(failed)?;
     if gap.is_nan() || gap > GAP_RTOL {
         return Err(SolveError::Unproven { gap });
     }
