@@ -599,6 +599,20 @@ fn schedule_and_gap(p: &Shuffle, sc: &Scaled, solved: &Solved) -> Option<(Schedu
 /// they save.
 const RELAXED_ABOVE: f64 = 1e7;
 
+/// The cost of one interior-point iteration on `lp`, in multiply-subtracts,
+/// from the `work` of its factorisation: that work and about 150 for each
+/// variable, constraint and entry of the LP (the solves, their refinement
+/// and the steps in the cones). Fitted on the 23 rounds of the 1498- and
+/// 3000-mapper random lists: each took its iterations × 8.1 × 10⁻¹⁰ s ×
+/// this, to within 15 % (natively).
+fn iteration_cost(lp: &Compact, work: f64) -> f64 {
+    work + 150.0 * (lp.vars + lp.rhs.len() + lp.rows.len()) as f64
+}
+
+/// The interior-point iterations the compact form is counted to take
+/// against the rounds' (the 1498 random mappers above take 32).
+const COMPACT_ITERATIONS: f64 = 30.0;
+
 /// The most relaxations solved before the compact form is taken instead
 /// (the lists above took 7 to 15; 10⁴ mappers 15).
 const RELAXED_ROUNDS: usize = 40;
@@ -699,12 +713,14 @@ type Proved = (Vec<f64>, Vec<f64>, Vec<usize>, usize, usize);
 /// Relaxations are solved loosely while they only show violations, to
 /// [`TIGHT`] once near. `None` where the rounds do not prove it, where a
 /// relaxation's factorisation would take more than `max_work`, or where
-/// the rounds' factorisations together pass `allowance` (then the compact
-/// form is taken. Where the optimum ties long plateaus, as identical
-/// mappers' descents do, every plateau mapper becomes a candidate of its
-/// windows: 3000 identical mappers with r = 83, ℓ = 54 took 16 rounds
-/// and 56 s, the compact form 1.4 s; with a quarter of the compact form's
-/// work allowed, 1.8 s in all).
+/// the rounds' cost ([`iteration_cost`] times their iterations) would
+/// pass `allowance` (the compact form is then taken). Where the optimum
+/// ties long plateaus every plateau mapper becomes a candidate of its
+/// windows, round after round: as identical mappers' descents do (3000
+/// identical mappers with r = 83, ℓ = 54 took 16 rounds and 56 s, the
+/// compact form 1.4 s), or a random list whose parts lie within a factor
+/// of two of each other (1498 mappers, r = 313, ℓ = 223: 13 rounds and
+/// 4.1 s had not proved it, and the compact form takes 5.5 s).
 fn relaxed(
     p: &Shuffle,
     sc: &Scaled,
@@ -722,14 +738,18 @@ fn relaxed(
     }
     let mut candidates = Candidates::fastest(sc, &windows)?;
     let (mut iterations, mut spent, mut first_gap, mut done, mut tolerance) = (0, 0.0, f64::NAN, 0.0_f64, LOOSE);
+    let mut last_iterations = 0;
     for round in 1..=RELAXED_ROUNDS {
         let (lp, q) = relaxation(sc, m, tail, front, &candidates)?;
-        spent += within(&lp, max_work)?.ok()?;
-        if spent > allowance {
+        let cost = iteration_cost(&lp, within(&lp, max_work)?.ok()?);
+        // A round takes about as many iterations as the one before.
+        if spent + cost * last_iterations as f64 > allowance {
             return None;
         }
         let solved = solve_lp(sc, &lp, q, tolerance, false)?;
         iterations += solved.iterations;
+        last_iterations = solved.iterations;
+        spent += cost * solved.iterations as f64;
         let ((x, t, largest), gap) = schedule_and_gap(p, sc, &solved)?;
         if gap <= GAP_RTOL {
             return Some((x, t, largest, iterations, round));
@@ -780,10 +800,14 @@ fn solve_general(p: &Shuffle, max_work: f64, relaxations: bool) -> Result<Soluti
     let work = within(&lp, max_work).ok_or_else(failed)?;
     let at_least = work.unwrap_or_else(|past| past);
     if relaxations && at_least > RELAXED_ABOVE && max_work > RELAXED_ABOVE {
-        // A quarter of one factorisation of the compact form, where it is
-        // within `max_work` to fall back on (10⁴ random mappers, ℓ = 300:
-        // 4.8 × 10⁸ of 5.3 × 10⁸); all of `max_work` a round where not.
-        let allowance = if work.is_ok() { at_least / 4.0 } else { f64::INFINITY };
+        // Half the compact form's estimated cost, where it is within
+        // `max_work` to fall back on: where they fail, the rounds and the
+        // compact form take about half as long again as the compact form
+        // alone (the 1498 random mappers above: 7.8 s against 5.5 s; the
+        // 3000 random mappers' ten rounds take 30 % of it); no limit but
+        // `max_work` a round where not.
+        let allowance =
+            if work.is_ok() { COMPACT_ITERATIONS * iteration_cost(&lp, at_least) / 2.0 } else { f64::INFINITY };
         if let Some((x, t, largest, iterations, rounds)) = relaxed(p, &sc, &tail, &front, max_work, allowance) {
             return Ok(p.unscale(&sc, x, t, largest, Method::InteriorPoint { iterations, rounds }));
         }
