@@ -182,6 +182,23 @@ fn mappers(c: &mut Criterion) {
         })
     });
     flat.finish();
+    // A per-mapper list's best first mappers: 1000 and 10⁵ mappers of two
+    // speeds (1 and 2 × 10⁻⁵ s/B in turn) on the lecture's system; the
+    // bounds leave a few tens of counts with V = 10⁹, over a thousand of
+    // the 10⁵ with V = 10¹² (the best some 5700).
+    use isoperf::models::mapreduce::mappers::best_prefix;
+    let mut lists = c.benchmark_group("mapreduce/m_best of a list");
+    lists.sample_size(10);
+    let two_speeds = |m: usize| (0..m).map(|i| if i % 2 == 0 { 1e-5 } else { 2e-5 }).collect::<Vec<f64>>();
+    let (r, send) = (100usize, 0.1 * 1e-6 / 100.0);
+    for (m, v) in [(1000usize, 1e9), (100_000, 1e12)] {
+        let p = Shuffle { intervals: Intervals::new(m, r, 100).unwrap(), a: two_speeds(m), s: 1.0, c: send, v };
+        let t_all = solve(&p).unwrap().makespan();
+        lists.bench_function(format!("m={m} V={v:e}"), |b| {
+            b.iter(|| best_prefix(black_box(&p), t_all, SEARCH_INTERVALS))
+        });
+    }
+    lists.finish();
 }
 
 criterion_group!(benches, shuffle, sweep, mappers);

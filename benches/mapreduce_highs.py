@@ -94,9 +94,11 @@ REGIMES = [
 
 # (label, seed, m, r, l, V, S, gamma) for --lists: per-mapper rates in random
 # order that only the general LP solves (the chain's and the shaped methods'
-# certificates fail); the widest bisections take it seconds, and the last
-# (6.0 × 10⁸ operations a factorisation) half a minute: the form refused it
-# at 3 × 10⁸ before.
+# certificates fail); the widest bisections take it seconds: the last two
+# (1.6 and 6.0 × 10⁸ operations a factorisation of the compact form) about
+# 7.5 and 5 s natively, the third's parts tying in plateaus that its
+# relaxations give up on, the last through ten relaxations (34 s solved
+# whole).
 LISTS = [
     ("S = 0: m = 1452, r = 27, l = 15", 3, 1452, 27, 15, 1.269e10, 0.0, 1.889e-2),
     ("m = 582, r = 210, l = 39", 3, 582, 210, 39, 1.485e9, 0.8543, 0.1347),

@@ -1172,6 +1172,61 @@ fn best_mapper_count_equals_brute_force() {
     assert!(proven >= 90 && inner >= 20, "proven {proven}, best below m {inner}");
 }
 
+/// m_best of a per-mapper list, its first m' mappers, against brute force:
+/// every prefix solved by the exact solver (the simplex included), the
+/// fewest mappers among equal shuffles. The lists' lower bounds never pass
+/// a prefix's shuffle, and for equal rates they are the identical
+/// mappers' bounds (computed by other sums).
+#[test]
+fn best_first_mappers_of_a_list_equal_brute_force() {
+    use isoperf::models::mapreduce::mappers::{
+        best_prefix, lower_bounds, prefix_lower_bounds, MapperSearch, SEARCH_INTERVALS,
+    };
+    use isoperf::models::mapreduce::schedule::single_group_methods;
+    let mut next = uniform(977);
+    let (mut proven, mut inner) = (0, 0);
+    for case in 0..120 {
+        let m = 2 + (next() * 40.0) as usize;
+        let r = 1 + (next() * 12.0) as usize;
+        let l = 1 + (next() * r as f64) as usize;
+        let a = 10f64.powf(next() * 2.0 - 6.0);
+        let s = 10f64.powf(next() * 3.0 - 2.0);
+        let c = 10f64.powf(next() * 3.0 - 10.0);
+        let v = 10f64.powf(next() * 6.0 + 5.0);
+        // Rates within a factor of ten of each other, in random order.
+        let list: Vec<f64> = (0..m).map(|_| a * 10f64.powf(next() - 0.5)).collect();
+        let prefix = |k: usize| Shuffle { intervals: Intervals::new(k, r, l).unwrap(), a: list[..k].to_vec(), s, c, v };
+        let all: Vec<f64> = (1..=m).map(|k| solve(&prefix(k)).map_or(f64::INFINITY, |o| o.makespan())).collect();
+        for ((k, &t), &bound) in (1..=m).zip(&all).zip(&prefix_lower_bounds(&list, r, l, s, c, v)) {
+            assert!(bound <= t * (1.0 + BOUND_RTOL), "case {case}, m' = {k}: lower bound {bound} > shuffle {t}");
+        }
+        let low = all.iter().copied().fold(f64::INFINITY, f64::min);
+        let brute = 1 + all.iter().position(|&t| t <= low * (1.0 + 1e-9)).unwrap();
+        match best_prefix(&prefix(m), all[m - 1], SEARCH_INTERVALS) {
+            MapperSearch::Best { m: best, t_shuffle } => {
+                proven += 1;
+                inner += usize::from(best < m);
+                assert!(
+                    close(t_shuffle, low, 1e-9),
+                    "case {case}: T_best {t_shuffle} vs brute force {low} (m' = {brute})"
+                );
+                assert!(close(all[best - 1], low, 1e-9), "case {case}: m_best {best} vs brute force {brute}");
+            }
+            MapperSearch::Unproven { m: stuck, .. } => {
+                // Only where a prefix below the bound needs more than the chain's methods.
+                assert!(single_group_methods(&prefix(stuck)).is_none(), "case {case}: stuck at {stuck}");
+            }
+        }
+        if case % 10 == 0 {
+            let equal = prefix_lower_bounds(&vec![a; m], r, l, s, c, v);
+            for (k, (x, y)) in equal.iter().zip(lower_bounds(m, r, l, a, s, c, v)).enumerate() {
+                assert!(close(*x, y, 1e-12), "case {case}, m' = {}: {x} vs identical {y}", k + 1);
+            }
+        }
+    }
+    assert!(proven >= 90 && inner >= 20, "proven {proven}, best below m {inner}");
+}
+
 /// m_best where the counts near the best share their schedule's shape (one
 /// reducer group: a plateau, then the chain): the search tries each count
 /// first with the method, and the plateau's length, that solved the count

@@ -724,6 +724,23 @@ describe('mapreduce: how many mappers', () => {
     });
   });
 
+  test("a per-mapper list's m_best is its first m' mappers: 1000 mappers of two speeds with V = 1 GB, m_best = 164, T_best the CLI's T for those 164", async () => {
+    const rate = (i) => (i % 2 ? '2e-5' : '1e-5');
+    const list = (n) => Array.from({ length: n }, (_, i) => rate(i)).join(',');
+    const params = { mappers: 'heterogeneous', a_map_list: list(1000), V: '1e9' };
+    await withMr({ hash: hashOf(params) }, async ({ page }) => {
+      const out = await evaluateInPage(page, MODEL, params);
+      assert.equal(out.m_best, 164);
+      const first = await evaluateInPage(page, MODEL, { ...params, a_map_list: list(164) });
+      assert.equal(out.T_best, first.T, "T_best is the first 164 mappers' T, to the bit");
+      assert.ok(out.T > 3 * out.T_best, `T = ${out.T} s with 1000 mappers against ${out.T_best} s`);
+      if (!NO_CLI) assert.equal((await cli('eval', { ...params, a_map_list: list(164) })).T, out.T_best, 'the CLI agrees to the bit');
+      await assertOutputsShow(page, out, 'a list of two speeds');
+      assert.match(await visibleText(page), /the list's 1000 mappers are no faster than its first 164/);
+      assert.doesNotMatch(await visibleText(page), /NaN|Infinity|undefined/);
+    });
+  });
+
   test('m = 150 with V = 1 GB (refused before this solver as needing the general simplex in the page thread) is answered by the chain with an idle tail', async () => {
     await withMr({ hash: hashOf({ V: '1e9', m: '150' }) }, async ({ page }) => {
       const out = await evaluateInPage(page, MODEL, { V: '1e9', m: '150' });

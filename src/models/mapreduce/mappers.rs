@@ -24,6 +24,11 @@
 //! the descent first near the shape proved there and the chain after a
 //! plateau from the plateau's length there, a few passes each instead of
 //! a search over every shape (m = 8053: 22 s -> 1.1 s for 1633 counts).
+//!
+//! For a per-mapper list the counts are its first m' mappers, which start
+//! in list order ([`best_prefix`]): the same search, with bounds for
+//! mappers of different speeds ([`prefix_lower_bounds`]) and the list's
+//! own schedule as the first count solved.
 
 use super::banded;
 use super::schedule::{
@@ -42,6 +47,14 @@ pub const SEARCH_INTERVALS: usize = 600_000_000;
 /// The same on the page's own thread (the quick report): about 0.1 s
 /// natively at most. A search this does not prove is left to the worker.
 pub const QUICK_SEARCH_INTERVALS: usize = 20_000_000;
+
+/// The most passes the search for a list's best first mappers makes, in
+/// solves of the whole list (or the quick search's budget, where that is
+/// more): without a closed form each count is a chain over its intervals,
+/// and where the bounds leave most counts (10⁵ mappers of two speeds with
+/// V = 10¹⁴: 78 000 of them) the search would end unproven after seconds
+/// of them. With V = 10¹² the same list's best, 5674 mappers, takes 72.
+const LIST_SOLVES: usize = 100;
 
 /// Passes over the intervals one solve is charged: the chain's rounds.
 const PASSES: usize = 8;
@@ -111,23 +124,18 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
     // with their bounds: harmless once the best found is below those.
     let mut unsolved: Vec<(usize, f64)> = Vec::new();
     let mut best = f64::INFINITY;
-    let (whole, mut budget) = (budget.max(1) as f64, budget);
+    let (whole, mut budget) = (budget, budget);
     // The budget spent, as the fraction done (the search may end sooner),
     // reported at each whole percent.
     let mut reported = 0.0;
     let mut last = Quick::Single;
     let mut hint = Hint::default();
     let mut plateau = PlateauNear::default();
-    let ruled_out = |bound: f64, best: f64| bound * (1.0 - BOUND_RTOL) > best * (1.0 + TIE_RTOL);
     for k in std::iter::once(first).chain((1..=m).filter(|&k| k != first)) {
         if ruled_out(bound(k), best) {
             continue;
         }
-        let spent = ((whole - budget as f64) / whole * 100.0).floor() / 100.0;
-        if spent > reported {
-            reported = spent;
-            crate::progress::report(spent);
-        }
+        report_spent(whole, budget, &mut reported);
         // A method runs only while the budget holds its dearest case, and is
         // charged what it did: the descent its search near the last shape
         // proved where that proves, the chain after a plateau each length it
@@ -177,7 +185,19 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
             None => unsolved.push((k, bound(k))),
         }
     }
-    let best = fewest(&solved);
+    conclude(&solved, &unsolved)
+}
+
+/// Whether a count whose shuffle is at least `bound` is slower than `best`.
+fn ruled_out(bound: f64, best: f64) -> bool {
+    bound * (1.0 - BOUND_RTOL) > best * (1.0 + TIE_RTOL)
+}
+
+/// The search's outcome from the counts `solved` (with their shuffles) and
+/// those left `unsolved` (with their bounds): the best count, unless an
+/// unsolved one is not ruled out by it.
+fn conclude(solved: &[(usize, f64)], unsolved: &[(usize, f64)]) -> MapperSearch {
+    let best = fewest(solved);
     match unsolved.iter().find(|&&(_, bound)| !ruled_out(bound, best.map_or(f64::INFINITY, |(_, t)| t))) {
         Some(&(k, _)) => MapperSearch::Unproven { m: k, best },
         None => match best {
@@ -185,6 +205,66 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
             None => MapperSearch::Unproven { m: 1, best: None },
         },
     }
+}
+
+/// Reports the fraction of `whole` spent, once a whole percent more of it is.
+fn report_spent(whole: usize, left: usize, reported: &mut f64) {
+    let whole = whole.max(1) as f64;
+    let spent = ((whole - left as f64) / whole * 100.0).floor() / 100.0;
+    if spent > *reported {
+        *reported = spent;
+        crate::progress::report(spent);
+    }
+}
+
+/// The best first m' ≤ m mappers of the per-mapper list `shuffle.a` (they
+/// start in list order), given the whole list's shuffle `t_all`, within
+/// `budget` interval passes (at most [`LIST_SOLVES`] solves of the whole
+/// list). The counts whose lower bounds
+/// ([`prefix_lower_bounds`]) do not exceed the best shuffle found are
+/// solved, the least bound's first, by the chain, the start-up bound and the chain with an
+/// idle tail (a few passes over the intervals each); a count none of them
+/// solves (a random list's may need the general LP, seconds each) blocks
+/// the proof only if its bound is not above the best shuffle found.
+pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch {
+    let (m, r, l) = (shuffle.intervals.m(), shuffle.intervals.r(), shuffle.intervals.width());
+    let budget = list_budget(&shuffle.intervals, budget);
+    let bounds = prefix_lower_bounds(&shuffle.a, r, l, shuffle.s, shuffle.c, shuffle.v);
+    let bound = |k: usize| bounds.get(k - 1).copied().unwrap_or(0.0);
+    // The count of the least bound first, as for identical mappers.
+    let first = (1..m).map(|k| (bound(k), k)).min_by(|x, y| x.0.total_cmp(&y.0)).map_or(1, |(_, k)| k);
+    let (mut solved, mut unsolved) = (vec![(m, t_all)], Vec::new());
+    let (mut best, mut left, mut reported) = (t_all, budget, 0.0);
+    for k in std::iter::once(first).chain((1..m).filter(|&k| k != first)).filter(|&k| k < m) {
+        if ruled_out(bound(k), best) {
+            continue;
+        }
+        report_spent(budget, left, &mut reported);
+        let t = Intervals::new(k, r, l).and_then(|iv| {
+            left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
+            let prefix = Shuffle { intervals: iv, a: shuffle.a.get(..k)?.to_vec(), ..*shuffle };
+            let banded_before = banded::work();
+            let solved = single_group_methods(&prefix).map(|sol| sol.makespan());
+            let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
+            left = left.saturating_sub(banded as usize);
+            solved
+        });
+        match t {
+            Some(t) => {
+                solved.push((k, t));
+                best = best.min(t);
+            }
+            None => unsolved.push((k, bound(k))),
+        }
+    }
+    conclude(&solved, &unsolved)
+}
+
+/// The interval passes the search for a list's best first mappers may
+/// make within `budget`: at most [`LIST_SOLVES`] solves of the whole list.
+pub fn list_budget(intervals: &Intervals, budget: usize) -> usize {
+    let whole_list = intervals.count().saturating_mul(PASSES);
+    budget.min(QUICK_SEARCH_INTERVALS.max(whole_list.saturating_mul(LIST_SOLVES)))
 }
 
 /// The fewest mappers whose shuffle is within [`TIE_RTOL`] of the shortest.
@@ -236,6 +316,71 @@ pub fn lower_bounds(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
             first_sends.max(water_level(a + iv.r() as f64 * c, s, v, k))
         })
         .collect()
+}
+
+/// Lower bounds on the shuffle t_{N+1} of the first k = 1 … m mappers of
+/// a list with map costs `a` (`bounds[k − 1]`), in O(m): the families of
+/// [`lower_bounds`] for mappers of different speeds. For every mapper
+/// i ≤ k, with D = (G − 1)cV for the k mappers' G reducer groups:
+///
+/// - t_{N+1} ≥ iS + (A_i + rc)α_i (mapper i's r sends, after it maps);
+/// - t_{N+1} − D ≥ iS + A_iα_i + c Σ_{i ≤ j ≤ k} α_j, and ≥ kS.
+///
+/// The first family's least mix over α is its water level (with slopes
+/// b_i = A_i + rc, [`WaterLevel`]). In the second, weights falling as
+/// (1 − ρ_i) Π_{j<i} ρ_j with ρ_j = A_j/(A_j + c) give every α_j the same
+/// coefficient w = c/(1 − Π_{j ≤ k} ρ_j), so that the mix is
+/// S Σ i y_i + wV whatever the α (for identical mappers, the weights of
+/// [`lower_bounds`]); the water level with slopes A_i + c (interval i
+/// only) and kS + D are kept beside it.
+pub fn prefix_lower_bounds(a: &[f64], r: usize, l: usize, s: f64, c: f64, v: f64) -> Vec<f64> {
+    let (mut sends, mut own) = (WaterLevel::new(s, v), WaterLevel::new(s, v));
+    // ln Π_{j ≤ k} ρ_j and Σ_{i ≤ k} i (1 − ρ_i) Π_{j<i} ρ_j.
+    let (mut ln_product, mut moment) = (0.0, 0.0);
+    a.iter()
+        .enumerate()
+        .map(|(i, &ai)| {
+            let k = i + 1;
+            let ln_rho = -libm::log1p(c / ai);
+            moment += k as f64 * libm::exp(ln_product) * -libm::expm1(ln_rho);
+            ln_product += ln_rho;
+            let sends = sends.add(k, ai + r as f64 * c);
+            let own = own.add(k, ai + c);
+            let Some(iv) = Intervals::new(k, r, l) else { return 0.0 };
+            let later_groups = (iv.groups() - 1) as f64 * c * v;
+            let share = -libm::expm1(ln_product); // 1 − Π ρ_j = c/w
+            let mixed = if share > 0.0 { (s * moment + c * v) / share } else { 0.0 };
+            (mixed.max(own).max(k as f64 * s) + later_groups).max(sends)
+        })
+        .collect()
+}
+
+/// The water level of mappers 1 … k added one by one: min over α ≥ 0 with
+/// Σα = V of max_{i ≤ k} (iS + b_iα_i), the level L with
+/// Σ_i (L − iS)⁺/b_i = V. For the first p mappers alone that is
+/// (V + S Σ_{i ≤ p} i/b_i)/Σ_{i ≤ p} 1/b_i, and adding mapper p + 1 averages
+/// it with (p + 1)S: it falls while the next mapper starts below it, then
+/// rises, so the level of k mappers is the least over p ≤ k.
+struct WaterLevel {
+    s: f64,
+    v: f64,
+    speed: f64,
+    moment: f64,
+    least: f64,
+}
+
+impl WaterLevel {
+    fn new(s: f64, v: f64) -> WaterLevel {
+        WaterLevel { s, v, speed: 0.0, moment: 0.0, least: f64::INFINITY }
+    }
+
+    /// Adds mapper `i` with slope `b`; the level of the mappers so far.
+    fn add(&mut self, i: usize, b: f64) -> f64 {
+        self.speed += 1.0 / b;
+        self.moment += i as f64 / b;
+        self.least = self.least.min((self.v + self.s * self.moment) / self.speed);
+        self.least
+    }
 }
 
 /// min over α ≥ 0 with Σα = v of max_{i ≤ k} (is + bα_i): the water level

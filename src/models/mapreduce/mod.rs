@@ -203,8 +203,9 @@ pub struct Evaluation {
 }
 
 impl Inputs {
-    /// The search for the best m' ≤ m within `budget` interval passes;
-    /// `None` for heterogeneous mappers (their count is their list).
+    /// The search for the best m' ≤ m identical mappers within `budget`
+    /// interval passes; `None` for a per-mapper list, whose search starts
+    /// from its own schedule ([`Evaluation::search`]).
     pub fn best_mappers(&self, budget: usize) -> Option<MapperSearch> {
         let a = *self.a.first()?;
         (self.mappers_key == "m")
@@ -223,9 +224,13 @@ impl Evaluation {
         }
     }
 
-    /// The search's outcome (`None` for heterogeneous mappers).
+    /// The search's outcome: the best count of identical mappers, or the
+    /// best first mappers of a per-mapper list.
     pub fn search(&self, inputs: &Inputs) -> Option<MapperSearch> {
-        *self.mappers.get_or_init(|| inputs.best_mappers(self.search_budget))
+        *self.mappers.get_or_init(|| match inputs.mappers_key {
+            "m" => inputs.best_mappers(self.search_budget),
+            _ => Some(mappers::best_prefix(&inputs.shuffle(), self.t_shuffle, self.search_budget)),
+        })
     }
 
     pub fn t(&self) -> f64 {
@@ -325,10 +330,13 @@ fn mappers_remark(inputs: &Inputs, e: &Evaluation) -> Option<Remark> {
     let text = match e.search(inputs)? {
         MapperSearch::Best { m: best, .. } if 2 * best <= m => {
             let (_, t_best) = e.best(inputs)?;
+            let (all, few) = match inputs.mappers_key {
+                "m" => (plural(m as f64, "mapper", "mappers"), best.to_string()),
+                _ => (format!("the list's {m} mappers"), format!("its first {best}")),
+            };
             format!(
-                "With V = {} B, {} are no faster than {best}: T = {} s at m = {best} against {} s. More mappers only add start-ups here.",
+                "With V = {} B, {all} are no faster than {few}: T = {} s at m = {best} against {} s. More mappers only add start-ups here.",
                 crate::format::base(inputs.v),
-                plural(m as f64, "mapper", "mappers"),
                 sig(t_best, 6),
                 sig(e.t(), 6)
             )
@@ -340,9 +348,13 @@ fn mappers_remark(inputs: &Inputs, e: &Evaluation) -> Option<Remark> {
                 Some((b, t)) if t < e.t_shuffle => (b, t),
                 _ => (m, e.t_shuffle),
             };
+            let budget = match inputs.mappers_key {
+                "m" => e.search_budget,
+                _ => mappers::list_budget(&inputs.intervals, e.search_budget),
+            };
             format!(
                 "m_best is not shown: m' = {stuck} is not ruled out by its lower bound but needs the general solver, or more interval passes than the search's budget of {}; the best count found is m' = {} with T = {} s.",
-                crate::format::number(e.search_budget as f64, 2),
+                crate::format::number(budget as f64, 2),
                 best.0,
                 sig(best.1 + e.t_red, 6)
             )
@@ -509,7 +521,7 @@ const OUTPUTS: &[Output<MapReduceEvaluation>] = &[
         "m_best",
         "Best mapper count m_best",
         "",
-        "the m' ≤ m with the shortest T (identical mappers)",
+        "the m' ≤ m with the shortest T (of a list, its first m')",
         Read::Maybe(|e| e.result.best(&e.inputs).map(|(m, _)| m as f64)),
     ),
     Output::new(
@@ -652,7 +664,7 @@ const PRESET_GROUPS: &[PresetGroup] = &[PresetGroup { label: "Lecture examples",
 const NOTES: &[&str] = &[
     "Speedup is T_seq / T with T_seq = S + AV + s_red + a_red (γV) log₂(γV): one machine (the fastest mapper) maps and reduces everything, with no shuffle.",
     "The shuffle LP (4)-(7) is solved exactly. The chain method makes every interval before the last mapper exactly as long as its largest send, which is O(m + N); a dual solution then proves the result optimal. Where that proof fails and there is one reducer group, start-ups may outlast the work: then the load fits on the first mappers, the last ones idle, and the shuffle ends at mS, which no schedule beats (mapper m starts after m start-ups). With one reducer group and a load that does not fit before mS, the chain runs over the first q mappers and the rest idle, again with its dual proof. Where many reducer groups share a slow network, the first mappers take equal parts (a plateau) and the chain follows, or the last mappers idle, each with its dual proof. Any other shuffle is solved as a general LP in a compact form (one variable per distinct window of senders, however many intervals there are) by an interior-point method, and its schedule is accepted only when a dual bound proves it optimal to 10⁻⁹. A remark says which method answered.",
-    "m_best is the m' ≤ m with the shortest T (identical mappers; ties go to fewer mappers). The search solves no more m' than it must: mapper m' starts after m' start-ups and every later reducer group receives all of V after t_m', so T ≥ m'S + (⌈r/ℓ⌉ − 1)γCV/r + t_red, and once ℓ is reached that bound only grows. Where parts grow along the pipeline (m'S < γCV/r) the chain is solved in closed form, O(1) per m'.",
+    "m_best is the m' ≤ m with the shortest T (ties go to fewer mappers); of a per-mapper list, its first m' mappers, which start first. The search solves no more m' than it must: mapper m' starts after m' start-ups and every later reducer group receives all of V after t_m', so T ≥ m'S + (⌈r/ℓ⌉ − 1)γCV/r + t_red, and once ℓ is reached that bound only grows; with each mapper's own map cost, bounds of the same kind order a list's counts, and they are solved from the least bound until the bounds pass the best T found. Where identical mappers' parts grow along the pipeline (m'S < γCV/r) the chain is solved in closed form, O(1) per m'.",
     "Everything is solved in scaled units (α/V, t/T0), so C = 10⁻⁹ s/B beside V = 10¹⁵ B loses nothing.",
     "Intervals follow the original work's itv(i, j) = (⌈j/ℓ⌉ − 1)m + i + ((j − 1) mod ℓ), with ℓ taken as min(ℓ, m): no mapper can hold two channels at once. With r ≤ ℓ the shuffle is a plain pipeline, N = m + r − 1.",
     "Reducers all receive z = γV/r and reduce for s_red + a_red z log₂ z after the shuffle ends; V must give each at least one unit.",
