@@ -220,12 +220,12 @@ fn report_spent(whole: usize, left: usize, reported: &mut f64) {
 /// The best first m' ≤ m mappers of the per-mapper list `shuffle.a` (they
 /// start in list order), given the whole list's shuffle `t_all`, within
 /// `budget` interval passes (at most [`LIST_SOLVES`] solves of the whole
-/// list). The counts whose lower bounds
-/// ([`prefix_lower_bounds`]) do not exceed the best shuffle found are
-/// solved, the least bound's first, by the chain, the start-up bound and the chain with an
-/// idle tail (a few passes over the intervals each); a count none of them
-/// solves (a random list's may need the general LP, seconds each) blocks
-/// the proof only if its bound is not above the best shuffle found.
+/// list). The counts whose lower bounds ([`prefix_lower_bounds`]) do not
+/// exceed the best shuffle found are solved, the least bound's first, by
+/// the chain, the start-up bound and the chain with an idle tail (a few
+/// passes over the intervals each); a count none of them solves (a random
+/// list's may need the general LP, seconds each) blocks the proof only if
+/// its bound is not above the best shuffle found.
 pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch {
     let (m, r, l) = (shuffle.intervals.m(), shuffle.intervals.r(), shuffle.intervals.width());
     let budget = list_budget(&shuffle.intervals, budget);
