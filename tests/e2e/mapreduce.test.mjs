@@ -659,15 +659,30 @@ describe('mapreduce: long evaluations run in a worker', () => {
     // With V = 1e9 the γ sweep takes about 0.2 s here (0.4 s before one
     // reducer group's descent was solved at its own pace); the worker
     // computes it a few points at a time, and the edit lands between two.
+    // The edit is typed as the γ sweep's bar moves (its value attribute
+    // changes), not when a poll next looks: on a busy machine the page may
+    // take the sweep's progress messages one after another, between two polls.
     await withMr({ hash: `#model=${MODEL}&V=1e9` }, async ({ page }) => {
-      const midwayThroughGammaSweep = () => {
+      const edited = page.evaluate(() => new Promise((ok) => {
         const sweep = (id) => document.querySelector(`#charts figure.sweep[data-sweep="${id}"]`);
         const fig = sweep('speedup-m-gamma');
-        const v = fig?.querySelector('progress').value;
-        return sweep('speedup-m-r')?.dataset.state === 'done' && fig?.dataset.state === 'computing' && v > 0 && v < 1;
-      };
-      await page.waitForFunction(midwayThroughGammaSweep, null, { timeout: 20_000, polling: 10 });
-      await page.fill('#f-V', '1e15');
+        const bar = fig.querySelector('progress');
+        const editMidway = () => {
+          const v = bar.value;
+          if (sweep('speedup-m-r')?.dataset.state !== 'done' || fig.dataset.state !== 'computing' || !(v > 0 && v < 1)) return;
+          observer.disconnect();
+          const field = document.querySelector('#f-V');
+          field.value = '1e15';
+          field.dispatchEvent(new Event('input', { bubbles: true }));
+          field.dispatchEvent(new Event('change', { bubbles: true }));
+          ok(v);
+        };
+        const observer = new MutationObserver(editMidway);
+        observer.observe(bar, { attributes: true, attributeFilter: ['value'] });
+        editMidway();
+      }));
+      const midway = await Promise.race([edited, new Promise((ok) => setTimeout(() => ok('the γ sweep never showed its progress midway'), 20_000))]);
+      assert.equal(typeof midway, 'number', midway);
       await waitSweepsDone(page, 30_000);
       const now = await sweepStates(page);
       await assertNotesMatch(page, Object.fromEntries(Object.entries(now).map(([id, x]) => [id, x.note])), { V: '1e15' }, 'V = 1e15 after the edit');
