@@ -1125,49 +1125,71 @@ fn identical_chain_closed_form_equals_the_chain_method() {
     assert!(closed >= 100 && growing >= 100, "closed {closed}, growing {growing}");
 }
 
+/// A small shuffle drawn across the regimes for the m_best tests:
+/// (m, r, ℓ, A, S, c, V), m ≤ 41.
+fn small_shuffle(next: &mut impl FnMut() -> f64) -> (usize, usize, usize, f64, f64, f64, f64) {
+    let m = 2 + (next() * 40.0) as usize;
+    let r = 1 + (next() * 12.0) as usize;
+    let l = 1 + (next() * r as f64) as usize;
+    let a = 10f64.powf(next() * 2.0 - 6.0);
+    let s = 10f64.powf(next() * 3.0 - 2.0);
+    let c = 10f64.powf(next() * 3.0 - 10.0);
+    let v = 10f64.powf(next() * 6.0 + 5.0);
+    (m, r, l, a, s, c, v)
+}
+
+/// Asserts a search for the best count against brute force: `all` the
+/// shuffles of counts 1 … m, `bounds` their lower bounds (never above
+/// them); a proved best has the shortest shuffle (the fewest mappers among
+/// equals), an unproven search is stuck only where `may_stick`. Returns
+/// (1 if proved, 1 if its best is below m).
+fn equals_brute_force(
+    case: usize,
+    search: isoperf::models::mapreduce::mappers::MapperSearch,
+    all: &[f64],
+    bounds: &[f64],
+    may_stick: impl Fn(usize) -> bool,
+) -> (usize, usize) {
+    use isoperf::models::mapreduce::mappers::MapperSearch;
+    for ((k, &t), &bound) in (1..).zip(all).zip(bounds) {
+        assert!(bound <= t * (1.0 + BOUND_RTOL), "case {case}, m' = {k}: lower bound {bound} > shuffle {t}");
+    }
+    let low = all.iter().copied().fold(f64::INFINITY, f64::min);
+    let brute = 1 + all.iter().position(|&t| t <= low * (1.0 + 1e-9)).unwrap();
+    match search {
+        MapperSearch::Best { m: best, t_shuffle } => {
+            assert!(close(t_shuffle, low, 1e-9), "case {case}: T_best {t_shuffle} vs brute force {low} (m' = {brute})");
+            assert!(close(all[best - 1], low, 1e-9), "case {case}: m_best {best} vs brute force {brute}");
+            (1, usize::from(best < all.len()))
+        }
+        MapperSearch::Unproven { m: stuck, .. } => {
+            assert!(may_stick(stuck), "case {case}: stuck at {stuck}");
+            (0, 0)
+        }
+    }
+}
+
 /// m_best against brute force: every m' ≤ m solved by the exact solver
 /// (the simplex included), the fewest mappers among equal shuffles.
 #[test]
 fn best_mapper_count_equals_brute_force() {
-    use isoperf::models::mapreduce::mappers::{best_mappers, lower_bounds, MapperSearch, SEARCH_INTERVALS};
+    use isoperf::models::mapreduce::mappers::{best_mappers, lower_bounds, SEARCH_INTERVALS};
     let mut next = uniform(4242);
     let (mut proven, mut inner) = (0, 0);
     for case in 0..120 {
-        let m = 2 + (next() * 40.0) as usize;
-        let r = 1 + (next() * 12.0) as usize;
-        let l = 1 + (next() * r as f64) as usize;
-        let a = 10f64.powf(next() * 2.0 - 6.0);
-        let s = 10f64.powf(next() * 3.0 - 2.0);
-        let c = 10f64.powf(next() * 3.0 - 10.0);
-        let v = 10f64.powf(next() * 6.0 + 5.0);
+        let (m, r, l, a, s, c, v) = small_shuffle(&mut next);
         let shuffle = |k: usize| {
             let p = Shuffle { intervals: Intervals::new(k, r, l).unwrap(), a: vec![a; k], s, c, v };
             solve(&p).map(|o| o.makespan())
         };
         let all: Vec<f64> = (1..=m).map(|k| shuffle(k).unwrap_or(f64::INFINITY)).collect();
-        for ((k, &t), &bound) in (1..=m).zip(&all).zip(&lower_bounds(m, r, l, a, s, c, v)) {
-            assert!(bound <= t * (1.0 + BOUND_RTOL), "case {case}, m' = {k}: lower bound {bound} > shuffle {t}");
-        }
-        let low = all.iter().copied().fold(f64::INFINITY, f64::min);
-        let brute = 1 + all.iter().position(|&t| t <= low * (1.0 + 1e-9)).unwrap();
-        match best_mappers(m, r, l, a, s, c, v, SEARCH_INTERVALS) {
-            MapperSearch::Best { m: best, t_shuffle } => {
-                proven += 1;
-                inner += usize::from(best < m);
-                assert!(
-                    close(t_shuffle, low, 1e-9),
-                    "case {case}: T_best {t_shuffle} vs brute force {low} (m' = {brute})"
-                );
-                assert!(close(all[best - 1], low, 1e-9), "case {case}: m_best {best} vs brute force {brute}");
-            }
-            MapperSearch::Unproven { m: stuck, .. } => {
-                // Only where a count below the bound needs the general LP.
-                assert!(
-                    !all[stuck - 1].is_finite() || Intervals::new(stuck, r, l).unwrap().groups() > 1,
-                    "case {case}: stuck at {stuck}"
-                );
-            }
-        }
+        let search = best_mappers(m, r, l, a, s, c, v, SEARCH_INTERVALS);
+        let (best, below) = equals_brute_force(case, search, &all, &lower_bounds(m, r, l, a, s, c, v), |stuck| {
+            // Only where a count below the bound needs the general LP.
+            !all[stuck - 1].is_finite() || Intervals::new(stuck, r, l).unwrap().groups() > 1
+        });
+        proven += best;
+        inner += below;
     }
     assert!(proven >= 90 && inner >= 20, "proven {proven}, best below m {inner}");
 }
@@ -1179,44 +1201,24 @@ fn best_mapper_count_equals_brute_force() {
 /// mappers' bounds (computed by other sums).
 #[test]
 fn best_first_mappers_of_a_list_equal_brute_force() {
-    use isoperf::models::mapreduce::mappers::{
-        best_prefix, lower_bounds, prefix_lower_bounds, MapperSearch, SEARCH_INTERVALS,
-    };
+    use isoperf::models::mapreduce::mappers::{best_prefix, lower_bounds, prefix_lower_bounds, SEARCH_INTERVALS};
     use isoperf::models::mapreduce::schedule::single_group_methods;
     let mut next = uniform(977);
     let (mut proven, mut inner) = (0, 0);
     for case in 0..120 {
-        let m = 2 + (next() * 40.0) as usize;
-        let r = 1 + (next() * 12.0) as usize;
-        let l = 1 + (next() * r as f64) as usize;
-        let a = 10f64.powf(next() * 2.0 - 6.0);
-        let s = 10f64.powf(next() * 3.0 - 2.0);
-        let c = 10f64.powf(next() * 3.0 - 10.0);
-        let v = 10f64.powf(next() * 6.0 + 5.0);
+        let (m, r, l, a, s, c, v) = small_shuffle(&mut next);
         // Rates within a factor of ten of each other, in random order.
         let list: Vec<f64> = (0..m).map(|_| a * 10f64.powf(next() - 0.5)).collect();
         let prefix = |k: usize| Shuffle { intervals: Intervals::new(k, r, l).unwrap(), a: list[..k].to_vec(), s, c, v };
         let all: Vec<f64> = (1..=m).map(|k| solve(&prefix(k)).map_or(f64::INFINITY, |o| o.makespan())).collect();
-        for ((k, &t), &bound) in (1..=m).zip(&all).zip(&prefix_lower_bounds(&list, r, l, s, c, v)) {
-            assert!(bound <= t * (1.0 + BOUND_RTOL), "case {case}, m' = {k}: lower bound {bound} > shuffle {t}");
-        }
-        let low = all.iter().copied().fold(f64::INFINITY, f64::min);
-        let brute = 1 + all.iter().position(|&t| t <= low * (1.0 + 1e-9)).unwrap();
-        match best_prefix(&prefix(m), all[m - 1], SEARCH_INTERVALS) {
-            MapperSearch::Best { m: best, t_shuffle } => {
-                proven += 1;
-                inner += usize::from(best < m);
-                assert!(
-                    close(t_shuffle, low, 1e-9),
-                    "case {case}: T_best {t_shuffle} vs brute force {low} (m' = {brute})"
-                );
-                assert!(close(all[best - 1], low, 1e-9), "case {case}: m_best {best} vs brute force {brute}");
-            }
-            MapperSearch::Unproven { m: stuck, .. } => {
+        let search = best_prefix(&prefix(m), all[m - 1], SEARCH_INTERVALS);
+        let (best, below) =
+            equals_brute_force(case, search, &all, &prefix_lower_bounds(&list, r, l, s, c, v), |stuck| {
                 // Only where a prefix below the bound needs more than the chain's methods.
-                assert!(single_group_methods(&prefix(stuck)).is_none(), "case {case}: stuck at {stuck}");
-            }
-        }
+                single_group_methods(&prefix(stuck)).is_none()
+            });
+        proven += best;
+        inner += below;
         if case % 10 == 0 {
             let equal = prefix_lower_bounds(&vec![a; m], r, l, s, c, v);
             for (k, (x, y)) in equal.iter().zip(lower_bounds(m, r, l, a, s, c, v)).enumerate() {

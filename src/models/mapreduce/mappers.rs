@@ -87,8 +87,9 @@ pub enum MapperSearch {
     Best { m: usize, t_shuffle: f64 },
     /// No proof: mapper count `m`, which its lower bound does not rule
     /// out, has a shuffle the quick methods do not solve (or the budget ran
-    /// out); `best` is the best of the counts solved, an upper bound.
-    Unproven { m: usize, best: Option<(usize, f64)> },
+    /// out); `best` is the best of the counts solved, an upper bound, and
+    /// `budget` the interval passes the search had.
+    Unproven { m: usize, best: Option<(usize, f64)>, budget: usize },
 }
 
 /// The quick methods a count is tried with, the one that solved the count
@@ -115,69 +116,81 @@ const BOUND_RTOL: f64 = 1e-9;
 #[allow(clippy::too_many_arguments)]
 pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64, budget: usize) -> MapperSearch {
     let bounds = lower_bounds(m, r, l, a, s, c, v);
-    let bound = |k: usize| bounds.get(k - 1).copied().unwrap_or(0.0);
-    // The count of the least bound first: its shuffle is normally close to
-    // the best, so that the bounds rule out most counts at once.
-    let first = (1..=m).map(|k| (bound(k), k)).min_by(|x, y| x.0.total_cmp(&y.0)).map_or(1, |(_, k)| k);
-    let mut solved: Vec<(usize, f64)> = Vec::new();
-    // Counts the quick methods did not solve (or the budget ran out on),
-    // with their bounds: harmless once the best found is below those.
-    let mut unsolved: Vec<(usize, f64)> = Vec::new();
-    let mut best = f64::INFINITY;
-    let (whole, mut budget) = (budget, budget);
-    // The budget spent, as the fraction done (the search may end sooner),
-    // reported at each whole percent.
-    let mut reported = 0.0;
     let mut last = Quick::Single;
     let mut hint = Hint::default();
     let mut plateau = PlateauNear::default();
-    for k in std::iter::once(first).chain((1..=m).filter(|&k| k != first)) {
-        if ruled_out(bound(k), best) {
-            continue;
-        }
-        report_spent(whole, budget, &mut reported);
+    search(&bounds, None, budget, |k, budget| {
         // A method runs only while the budget holds its dearest case, and is
         // charged what it did: the descent its search near the last shape
         // proved where that proves, the chain after a plateau each length it
         // tried.
-        let t = Intervals::new(k, r, l).and_then(|iv| match identical_chain(iv, a, s, c, v) {
-            Some(ends) => Some(ends.t_shuffle),
-            None => {
-                let p = Shuffle { intervals: iv, a: vec![a; k], s, c, v };
-                let n = iv.count();
-                let before = last;
-                let others = [Quick::Single, Quick::Descent, Quick::Plateau].into_iter().filter(|&q| q != before);
-                std::iter::once(before).chain(others).find_map(|method| {
-                    let most = match method {
-                        Quick::Single => n.saturating_mul(PASSES),
-                        Quick::Descent => k.saturating_mul(DESCENT_PASSES),
-                        Quick::Plateau => n.saturating_mul(PLATEAU_TRY_PASSES),
-                    };
-                    if budget < most {
-                        return None;
-                    }
-                    let banded_before = banded::work();
-                    let (solved, cost) = match method {
-                        Quick::Single => (single_group_methods(&p), most),
-                        Quick::Descent => {
-                            let solved = descent_method(&p, &mut hint);
-                            (solved, if hint.proved_near() { k.saturating_mul(NEAR_DESCENT_PASSES) } else { most })
-                        }
-                        Quick::Plateau => {
-                            let solved = plateau_method(&p, &mut plateau);
-                            (solved, n.saturating_mul(PLATEAU_TRY_PASSES).saturating_mul(plateau.tried))
-                        }
-                    };
-                    let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
-                    budget = budget.saturating_sub(cost).saturating_sub(banded as usize);
-                    solved.map(|sol| {
-                        last = method;
-                        sol.makespan()
-                    })
-                })
+        let iv = Intervals::new(k, r, l)?;
+        if let Some(ends) = identical_chain(iv, a, s, c, v) {
+            return Some(ends.t_shuffle);
+        }
+        let p = Shuffle { intervals: iv, a: vec![a; k], s, c, v };
+        let n = iv.count();
+        let before = last;
+        let others = [Quick::Single, Quick::Descent, Quick::Plateau].into_iter().filter(|&q| q != before);
+        std::iter::once(before).chain(others).find_map(|method| {
+            let most = match method {
+                Quick::Single => n.saturating_mul(PASSES),
+                Quick::Descent => k.saturating_mul(DESCENT_PASSES),
+                Quick::Plateau => n.saturating_mul(PLATEAU_TRY_PASSES),
+            };
+            if *budget < most {
+                return None;
             }
-        });
-        match t {
+            let banded_before = banded::work();
+            let (solved, cost) = match method {
+                Quick::Single => (single_group_methods(&p), most),
+                Quick::Descent => {
+                    let solved = descent_method(&p, &mut hint);
+                    (solved, if hint.proved_near() { k.saturating_mul(NEAR_DESCENT_PASSES) } else { most })
+                }
+                Quick::Plateau => {
+                    let solved = plateau_method(&p, &mut plateau);
+                    (solved, n.saturating_mul(PLATEAU_TRY_PASSES).saturating_mul(plateau.tried))
+                }
+            };
+            let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
+            *budget = budget.saturating_sub(cost).saturating_sub(banded as usize);
+            solved.map(|sol| {
+                last = method;
+                sol.makespan()
+            })
+        })
+    })
+}
+
+/// The search over the counts 1 … `bounds.len()` (count k's lower bound
+/// `bounds[k − 1]`), after `known` (a count and its shuffle, already
+/// solved), within `budget`: the count of the least bound first (its
+/// shuffle is normally close to the best, so that the bounds rule out most
+/// counts at once), then every other one its bound does not rule out,
+/// each by `solve(k, budget left)`, which charges what it spends and gives
+/// the shuffle where it proves one. A count it does not solve is harmless
+/// once the best shuffle found is below its bound. Reports the fraction of
+/// the budget spent.
+fn search(
+    bounds: &[f64],
+    known: Option<(usize, f64)>,
+    budget: usize,
+    mut solve: impl FnMut(usize, &mut usize) -> Option<f64>,
+) -> MapperSearch {
+    let count = bounds.len();
+    let bound = |k: usize| bounds.get(k - 1).copied().unwrap_or(0.0);
+    let first = (1..=count).map(|k| (bound(k), k)).min_by(|x, y| x.0.total_cmp(&y.0)).map_or(1, |(_, k)| k);
+    let mut solved: Vec<(usize, f64)> = known.into_iter().collect();
+    let mut unsolved: Vec<(usize, f64)> = Vec::new();
+    let mut best = known.map_or(f64::INFINITY, |(_, t)| t);
+    let (mut left, mut reported) = (budget, 0.0);
+    for k in std::iter::once(first).chain((1..=count).filter(|&k| k != first)).filter(|&k| k <= count) {
+        if ruled_out(bound(k), best) {
+            continue;
+        }
+        report_spent(budget, left, &mut reported);
+        match solve(k, &mut left) {
             Some(t) => {
                 solved.push((k, t));
                 best = best.min(t);
@@ -185,26 +198,19 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
             None => unsolved.push((k, bound(k))),
         }
     }
-    conclude(&solved, &unsolved)
+    let best = fewest(&solved);
+    match unsolved.iter().find(|&&(_, bound)| !ruled_out(bound, best.map_or(f64::INFINITY, |(_, t)| t))) {
+        Some(&(k, _)) => MapperSearch::Unproven { m: k, best, budget },
+        None => match best {
+            Some((m, t_shuffle)) => MapperSearch::Best { m, t_shuffle },
+            None => MapperSearch::Unproven { m: 1, best: None, budget },
+        },
+    }
 }
 
 /// Whether a count whose shuffle is at least `bound` is slower than `best`.
 fn ruled_out(bound: f64, best: f64) -> bool {
     bound * (1.0 - BOUND_RTOL) > best * (1.0 + TIE_RTOL)
-}
-
-/// The search's outcome from the counts `solved` (with their shuffles) and
-/// those left `unsolved` (with their bounds): the best count, unless an
-/// unsolved one is not ruled out by it.
-fn conclude(solved: &[(usize, f64)], unsolved: &[(usize, f64)]) -> MapperSearch {
-    let best = fewest(solved);
-    match unsolved.iter().find(|&&(_, bound)| !ruled_out(bound, best.map_or(f64::INFINITY, |(_, t)| t))) {
-        Some(&(k, _)) => MapperSearch::Unproven { m: k, best },
-        None => match best {
-            Some((m, t_shuffle)) => MapperSearch::Best { m, t_shuffle },
-            None => MapperSearch::Unproven { m: 1, best: None },
-        },
-    }
 }
 
 /// Reports the fraction of `whole` spent, once a whole percent more of it is.
@@ -220,49 +226,31 @@ fn report_spent(whole: usize, left: usize, reported: &mut f64) {
 /// The best first m' ≤ m mappers of the per-mapper list `shuffle.a` (they
 /// start in list order), given the whole list's shuffle `t_all`, within
 /// `budget` interval passes (at most [`LIST_SOLVES`] solves of the whole
-/// list). The counts whose lower bounds ([`prefix_lower_bounds`]) do not
-/// exceed the best shuffle found are solved, the least bound's first, by
-/// the chain, the start-up bound and the chain with an idle tail (a few
-/// passes over the intervals each); a count none of them solves (a random
-/// list's may need the general LP, seconds each) blocks the proof only if
-/// its bound is not above the best shuffle found.
+/// list): [`search`] over the counts below m, with the bounds of
+/// [`prefix_lower_bounds`], each count solved by the chain, the start-up
+/// bound and the chain with an idle tail (a few passes over the intervals
+/// each); a count none of them solves (a random list's may need the
+/// general LP, seconds each) blocks the proof only if its bound is not
+/// above the best shuffle found.
 pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch {
     let (m, r, l) = (shuffle.intervals.m(), shuffle.intervals.r(), shuffle.intervals.width());
-    let budget = list_budget(&shuffle.intervals, budget);
-    let bounds = prefix_lower_bounds(&shuffle.a, r, l, shuffle.s, shuffle.c, shuffle.v);
-    let bound = |k: usize| bounds.get(k - 1).copied().unwrap_or(0.0);
-    // The count of the least bound first, as for identical mappers.
-    let first = (1..m).map(|k| (bound(k), k)).min_by(|x, y| x.0.total_cmp(&y.0)).map_or(1, |(_, k)| k);
-    let (mut solved, mut unsolved) = (vec![(m, t_all)], Vec::new());
-    let (mut best, mut left, mut reported) = (t_all, budget, 0.0);
-    for k in std::iter::once(first).chain((1..m).filter(|&k| k != first)).filter(|&k| k < m) {
-        if ruled_out(bound(k), best) {
-            continue;
-        }
-        report_spent(budget, left, &mut reported);
-        let t = Intervals::new(k, r, l).and_then(|iv| {
-            left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
-            let prefix = Shuffle { intervals: iv, a: shuffle.a.get(..k)?.to_vec(), ..*shuffle };
-            let banded_before = banded::work();
-            let solved = single_group_methods(&prefix).map(|sol| sol.makespan());
-            let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
-            left = left.saturating_sub(banded as usize);
-            solved
-        });
-        match t {
-            Some(t) => {
-                solved.push((k, t));
-                best = best.min(t);
-            }
-            None => unsolved.push((k, bound(k))),
-        }
-    }
-    conclude(&solved, &unsolved)
+    let mut bounds = prefix_lower_bounds(&shuffle.a, r, l, shuffle.s, shuffle.c, shuffle.v);
+    bounds.truncate(m.saturating_sub(1));
+    search(&bounds, Some((m, t_all)), list_budget(&shuffle.intervals, budget), |k, left| {
+        let iv = Intervals::new(k, r, l)?;
+        *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
+        let prefix = Shuffle { intervals: iv, a: shuffle.a.get(..k)?.to_vec(), ..*shuffle };
+        let banded_before = banded::work();
+        let solved = single_group_methods(&prefix).map(|sol| sol.makespan());
+        let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
+        *left = left.saturating_sub(banded as usize);
+        solved
+    })
 }
 
 /// The interval passes the search for a list's best first mappers may
 /// make within `budget`: at most [`LIST_SOLVES`] solves of the whole list.
-pub fn list_budget(intervals: &Intervals, budget: usize) -> usize {
+fn list_budget(intervals: &Intervals, budget: usize) -> usize {
     let whole_list = intervals.count().saturating_mul(PASSES);
     budget.min(QUICK_SEARCH_INTERVALS.max(whole_list.saturating_mul(LIST_SOLVES)))
 }

@@ -342,15 +342,11 @@ fn mappers_remark(inputs: &Inputs, e: &Evaluation) -> Option<Remark> {
             )
         }
         MapperSearch::Best { .. } => return None,
-        MapperSearch::Unproven { m: stuck, best } => {
+        MapperSearch::Unproven { m: stuck, best, budget } => {
             // The given m is a count solved too (the search may not reach it).
             let best = match best {
                 Some((b, t)) if t < e.t_shuffle => (b, t),
                 _ => (m, e.t_shuffle),
-            };
-            let budget = match inputs.mappers_key {
-                "m" => e.search_budget,
-                _ => mappers::list_budget(&inputs.intervals, e.search_budget),
             };
             format!(
                 "m_best is not shown: m' = {stuck} is not ruled out by its lower bound but needs the general solver, or more interval passes than the search's budget of {}; the best count found is m' = {} with T = {} s.",
