@@ -201,5 +201,27 @@ fn mappers(c: &mut Criterion) {
     lists.finish();
 }
 
-criterion_group!(benches, shuffle, sweep, mappers);
+/// Random lists of rates (0.5 to 1.5 × 10⁻⁵ s/B in random order, the
+/// native tests' stream) whose start-ups outlast the transfers (V = 10⁹,
+/// S = 1 s): parts capped at one level (the general LP's before: 0.3 s at
+/// m = 500, 2.1 s at m = 2000 with r = 250, ℓ = 100, 13 s at m = 2000
+/// with r = 400, ℓ = 300).
+fn capped_levels(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mapreduce/solve a random list (capped level)");
+    group.sample_size(20);
+    for (m, r, l, seed) in [(500usize, 250usize, 100usize, 3u64), (2000, 250, 100, 3), (2000, 400, 300, 3)] {
+        let mut seed = seed;
+        let a: Vec<f64> = (0..m)
+            .map(|_| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                1e-5 * (0.5 + (seed >> 33) as f64 / (1u64 << 31) as f64) + 1e-2 / 16e6
+            })
+            .collect();
+        let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a, s: 1.0, c: 0.1 * 1e-6 / r as f64, v: 1e9 };
+        group.bench_function(format!("m={m} r={r} l={l}"), |b| b.iter(|| solve(black_box(&p)).unwrap()));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, shuffle, sweep, mappers, capped_levels);
 criterion_main!(benches);

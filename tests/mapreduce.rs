@@ -15,7 +15,8 @@ use std::collections::BTreeSet;
 
 use isoperf::api;
 use isoperf::models::mapreduce::descent::plateau_descent;
-use isoperf::models::mapreduce::general::{factorisation_work, interior_point_whole};
+use isoperf::models::mapreduce::general::{factorisation_work, interior_point, interior_point_whole};
+use isoperf::models::mapreduce::levels::capped_level;
 use isoperf::models::mapreduce::schedule::{
     chain, general, single_reducer, solve, solve_within, Budget, Intervals, Method, Shuffle, Solution, SolveError,
 };
@@ -267,7 +268,7 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
     // Two independent methods: the chain method (or constraint generation
     // where its certificate fails) against microlp on the full LP (4)-(7).
     let mut next = uniform(12345);
-    let (mut by_chain, mut by_general, mut by_bound, mut by_idle, mut by_plateau) = (0, 0, 0, 0, 0);
+    let (mut by_chain, mut by_general, mut by_bound, mut by_idle, mut by_plateau, mut by_level) = (0, 0, 0, 0, 0, 0);
     for case in 0..300 {
         let m = 1 + (next() * 7.0) as usize;
         let r = 1 + (next() * 8.0) as usize;
@@ -284,13 +285,15 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
             Method::StartupBound => by_bound += 1,
             Method::IdleTail { .. } => by_idle += 1,
             Method::Plateau { .. } | Method::PlateauIdle { .. } | Method::PlateauDescent { .. } => by_plateau += 1,
+            Method::CappedLevel { .. } => by_level += 1,
         }
         assert_lp_as_written(case, &p, &ours);
     }
-    // Every path of the solver was exercised.
+    // Every path of the solver was exercised (the capped level's: in
+    // capped_levels_equal_the_general_lp_on_random_lists).
     assert!(
         by_chain > 200 && by_general > 0 && by_bound > 0 && by_idle > 0 && by_plateau > 0,
-        "chain {by_chain}, general LP {by_general}, start-up bound {by_bound}, idle tail {by_idle}, plateau {by_plateau}"
+        "chain {by_chain}, general LP {by_general}, start-up bound {by_bound}, idle tail {by_idle}, plateau {by_plateau}, capped level {by_level}"
     );
 }
 
@@ -747,6 +750,51 @@ fn random_per_mapper_lists_are_answered() {
     );
 }
 
+/// Parts capped at one level (random lists whose start-ups outlast the
+/// transfers, windows of 40 to 150 mappers): wherever the method proves
+/// its schedule, the schedule equals the general LP's optimum (the
+/// interior-point method on the compact form, proved by its own dual
+/// bound) to both proofs' tolerance, and its parts imply the length it
+/// reports; it proves most of these lists, and the form's solve takes it
+/// before the general LP.
+#[test]
+fn capped_levels_equal_the_general_lp_on_random_lists() {
+    let mut next = uniform(28_2026);
+    let (mut proved, mut cases) = (0, 0);
+    for case in 0..16 {
+        let m = 150 + (next() * 250.0) as usize;
+        let l = 40 + (next() * 110.0) as usize;
+        let r = l + (next() * 2.0 * l as f64) as usize;
+        let v = 10f64.powf(8.0 + next());
+        let s = 0.5 + next();
+        let speeds = 1 + (next() * 3.0) as usize; // one to three speeds, or uniform
+        let a: Vec<f64> = (0..m)
+            .map(|_| {
+                let u = next();
+                let rate = if speeds == 1 { 0.5 + u } else { 1.0 + (u * speeds as f64).floor() / speeds as f64 };
+                1e-5 * rate + 1e-2 / 16e6
+            })
+            .collect();
+        let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a, s, c: 0.1 * 1e-6 / r as f64, v };
+        cases += 1;
+        let Some(level) = capped_level(&p) else { continue };
+        proved += 1;
+        let Method::CappedLevel { capped } = level.method else { panic!("{:?}", level.method) };
+        assert!(capped >= 1 && capped < m, "case {case}: {capped} capped of {m}");
+        let direct = makespan_of(&p, &level.alpha);
+        assert!(close(direct, level.makespan(), 1e-9), "case {case}: reported {} vs implied {direct}", level.makespan());
+        let lp = interior_point_whole(&p, Budget::FORM.general_work).unwrap();
+        assert!(
+            close(level.makespan(), lp.makespan(), 2.0 * GENERAL_RTOL),
+            "case {case} {p:?}: capped level {} vs general LP {}",
+            level.makespan(),
+            lp.makespan()
+        );
+        assert_eq!(solve(&p).unwrap().method, level.method, "case {case}");
+    }
+    assert!(proved >= cases / 2, "the capped level proved {proved} of {cases}");
+}
+
 /// The general LP on a random list of 1452 mappers without start-ups
 /// (S = 0), which the chain also proves: its dual bound over the box of
 /// every part of a unit load fell short of its schedule by 2.0 × 10⁻⁹ and
@@ -804,7 +852,8 @@ fn the_form_takes_the_general_lp_of_large_random_lists() {
 /// 600 mappers (r = 400, ℓ = 300, 2.1 × 10⁷ a factorisation of the
 /// compact form) both prove their schedules to 10⁻⁹ and agree to that,
 /// and the relaxations' schedule meets every constraint of the LP as
-/// written. Their progress is reported round by round.
+/// written. Their progress is reported round by round. (The form's solve
+/// takes a third route to it: parts capped at one level.)
 #[test]
 fn relaxations_and_the_compact_form_agree_on_a_random_list() {
     let m = 600;
@@ -817,7 +866,9 @@ fn relaxations_and_the_compact_form_agree_on_a_random_list() {
     };
     let heard = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let sink = std::rc::Rc::clone(&heard);
-    let relaxed = isoperf::progress::with(move |f| sink.borrow_mut().push(f), || solve(&p)).unwrap();
+    let relaxed =
+        isoperf::progress::with(move |f| sink.borrow_mut().push(f), || interior_point(&p, Budget::FORM.general_work))
+            .unwrap();
     let Method::InteriorPoint { rounds, .. } = relaxed.method else { panic!("{:?}", relaxed.method) };
     assert!(rounds > 1, "through relaxations: {:?}", relaxed.method);
     // One report a round but the last, of the gap's digits gained: never back.
@@ -837,6 +888,9 @@ fn relaxations_and_the_compact_form_agree_on_a_random_list() {
         whole.makespan()
     );
     assert!(close(makespan_of(&p, &relaxed.alpha), relaxed.makespan(), GENERAL_RTOL));
+    let form = solve(&p).unwrap();
+    assert!(matches!(form.method, Method::CappedLevel { .. }), "{:?}", form.method);
+    assert!(close(form.makespan(), whole.makespan(), 2.0 * GENERAL_RTOL), "capped level {}", form.makespan());
 }
 
 /// Issue 16: inputs a new user tries that were refused ("the general

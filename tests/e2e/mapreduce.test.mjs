@@ -357,7 +357,9 @@ const CASES = [
   { r: '1', l: '1' },
   { m: '10', l: '100' }, // ℓ wider than m
   { gamma: '1', l: '10' }, // ten reducer groups
-  { m: '8', r: '16', l: '4', S: '100', C: '1e-3', gamma: '1', V: '1e6' }, // the general LP
+  { m: '8', r: '16', l: '4', S: '100', C: '1e-3', gamma: '1', V: '1e6' }, // parts capped at one level (the general LP's before)
+  // 100 mappers of two speeds in turn: the general LP
+  { mappers: 'heterogeneous', a_map_list: Array.from({ length: 100 }, (_, i) => (i % 2 ? '2e-5' : '1e-5')).join(','), r: '40', l: '20', V: '1e10', S: '5', gamma: '0.5' },
   { V: '1e21', C: '1e-9', lu: '64e6', a_red: '0', s_red: '0' },
   { mappers: 'heterogeneous' },
   { mappers: 'heterogeneous', a_map_list: '1,1,2,2', r: '4', l: '2', V: '100', S: '1', C: '1', gamma: '1', s_map: '0', a_red: '0', s_red: '0' },
@@ -396,6 +398,7 @@ describe('mapreduce: page and native CLI', () => {
   test('evaluate and tables agree with `isoperf eval|tables mapreduce` to the last bit', { skip: NO_CLI }, async () => {
     await withMr({}, async ({ page }) => {
       let general = 0;
+      let capped = 0;
       for (const params of CASES) {
         const label = JSON.stringify(params);
         const [inPage, pageTables, remarks] = await page.evaluate(([m, p]) =>
@@ -403,8 +406,10 @@ describe('mapreduce: page and native CLI', () => {
         assertSameOutputs(inPage, await cli('eval', params), label);
         assert.deepEqual(pageTables, await cli('tables', params), `${label}: tables${buildStaleness()}`);
         general += remarks.some((r) => /the general LP/.test(r.text));
+        capped += remarks.some((r) => /Solved by parts capped at one level: .* proved optimal by a dual solution/.test(r.text));
       }
       assert.ok(general >= 1, 'the cases include a schedule only the general LP proves');
+      assert.ok(capped >= 1, 'the cases include parts capped at one level');
     });
   });
 

@@ -219,6 +219,10 @@ pub enum Method {
     /// optimality proved by a dual bound: `rounds` LPs (1, or the
     /// relaxations of [`super::general`]) in `iterations` in all.
     InteriorPoint { iterations: usize, rounds: usize },
+    /// Every window's largest part one level, held by `capped` mappers,
+    /// every other mapper finishing as late as the next one allows;
+    /// proved optimal by a dual solution ([`super::levels`]).
+    CappedLevel { capped: usize },
 }
 
 /// An optimal schedule.
@@ -484,7 +488,26 @@ fn solve_near_as<A: Answer>(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Res
     if let Some(s) = plateau.then(|| plateau_method(p, &mut PlateauNear::default())).flatten() {
         return Ok(A::of(s, m));
     }
+    // The form's only: some sixty passes' search, which a map's or a
+    // sweep's points leave to their own budgets.
+    if budget.plateau_intervals.is_none() {
+        if let Some(s) = capped_level(p) {
+            return Ok(A::of(s, m));
+        }
+    }
     general_within(p, budget.general_work).map(|s| A::of(s, m))
+}
+
+/// Parts capped at one level ([`super::levels`]): a few passes over the
+/// mappers for each of some sixty levels. Only in the full module.
+#[cfg(feature = "full")]
+fn capped_level(p: &Shuffle) -> Option<Solution> {
+    super::levels::capped_level(p)
+}
+
+#[cfg(not(feature = "full"))]
+fn capped_level(_: &Shuffle) -> Option<Solution> {
+    None
 }
 
 /// Most intervals the plateau methods always take on: their split of the
