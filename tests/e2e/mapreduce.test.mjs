@@ -358,12 +358,12 @@ const CASES = [
   { m: '10', l: '100' }, // ℓ wider than m
   { gamma: '1', l: '10' }, // ten reducer groups
   { m: '8', r: '16', l: '4', S: '100', C: '1e-3', gamma: '1', V: '1e6' }, // parts capped at one level (the general LP's before)
-  // 100 mappers of two speeds in turn: the general LP
-  { mappers: 'heterogeneous', a_map_list: Array.from({ length: 100 }, (_, i) => (i % 2 ? '2e-5' : '1e-5')).join(','), r: '40', l: '20', V: '1e10', S: '5', gamma: '0.5' },
   { V: '1e21', C: '1e-9', lu: '64e6', a_red: '0', s_red: '0' },
   { mappers: 'heterogeneous' },
   { mappers: 'heterogeneous', a_map_list: '1,1,2,2', r: '4', l: '2', V: '100', S: '1', C: '1', gamma: '1', s_map: '0', a_red: '0', s_red: '0' },
   { mappers: 'heterogeneous', a_map_list: '5e-6,1e-5,2e-5,4e-5,8e-5', r: '20', l: '3' },
+  // 100 mappers of two speeds in turn: the general LP
+  { mappers: 'heterogeneous', a_map_list: Array.from({ length: 100 }, (_, i) => (i % 2 ? '2e-5' : '1e-5')).join(','), r: '40', l: '20', V: '1e10', S: '5', gamma: '0.5' },
 ];
 
 async function cli(command, params) {
