@@ -77,17 +77,17 @@ use super::schedule::{
 
 /// k + a·u + b·v for two unknowns (u, v): (H, y) in the primal, (w, φ) in
 /// the dual.
-type Affine2 = (f64, f64, f64);
+pub(super) type Affine2 = (f64, f64, f64);
 
-fn add(p: Affine2, q: Affine2) -> Affine2 {
+pub(super) fn add(p: Affine2, q: Affine2) -> Affine2 {
     (p.0 + q.0, p.1 + q.1, p.2 + q.2)
 }
 
-fn scale(p: Affine2, f: f64) -> Affine2 {
+pub(super) fn scale(p: Affine2, f: f64) -> Affine2 {
     (p.0 * f, p.1 * f, p.2 * f)
 }
 
-fn at(p: Affine2, u: f64, v: f64) -> f64 {
+pub(super) fn at(p: Affine2, u: f64, v: f64) -> f64 {
     p.0 + p.1 * u + p.2 * v
 }
 

@@ -665,7 +665,7 @@ impl Candidates {
 }
 
 /// The mappers of a window, 0-based.
-fn members(w: &Window) -> impl Iterator<Item = usize> + '_ {
+pub(super) fn members(w: &Window) -> impl Iterator<Item = usize> + '_ {
     w.iter().filter(|r| r.0 > 0).flat_map(|&(lo, hi)| lo - 1..hi)
 }
 

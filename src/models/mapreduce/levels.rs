@@ -32,8 +32,9 @@
 //! mappers' demands ([`super::schedule::split_feasible`]), and the value
 //! meets the schedule's length to [`GAP_RTOL`], the schedule is optimal.
 
-use super::general::{windows, Window, GAP_RTOL};
-use super::schedule::{intervals_hold, split_feasible, Method, Scaled, Shuffle, Solution, CERTIFICATE_TOL};
+use super::descent::{add, at, scale, Affine2};
+use super::general::{members, windows, Window, Windows, GAP_RTOL};
+use super::schedule::{intervals_hold, split_feasible, Intervals, Method, Scaled, Shuffle, Solution, CERTIFICATE_TOL};
 
 /// Bisection steps on the level (each a few passes over the mappers):
 /// the bracket narrows to 2⁻⁶⁰ of itself, and the secant finishes it.
@@ -46,7 +47,7 @@ const PASSES: usize = 12;
 
 /// The parts at level `level` (scaled), the last mapper idle or capped,
 /// and which mappers are capped; `None` where a part would be negative.
-fn parts_at(sc: &Scaled, front: &[Window], level: f64, last_capped: bool) -> Option<(Vec<f64>, Vec<bool>)> {
+fn parts_at(iv: &Intervals, sc: &Scaled, level: f64, last_capped: bool) -> Option<(Vec<f64>, Vec<bool>)> {
     let m = sc.a.len();
     let mut x = vec![level; m];
     let mut capped = vec![false; m];
@@ -64,7 +65,9 @@ fn parts_at(sc: &Scaled, front: &[Window], level: f64, last_capped: bool) -> Opt
             *x.get_mut(n - 1)? = reach.min(level);
             *capped.get_mut(n - 1)? = reach >= level;
         }
-        sliding_maxima(&x, front, &mut largest)?;
+        for (top, &k) in largest.iter_mut().zip(&iv.largest_senders_to(&x, m - 1)) {
+            *top = *x.get(k.checked_sub(1)?)?;
+        }
         if x == before {
             break;
         }
@@ -72,36 +75,10 @@ fn parts_at(sc: &Scaled, front: &[Window], level: f64, last_capped: bool) -> Opt
     Some((x, capped))
 }
 
-/// The largest part of each front window (one range [lo, n] of interval
-/// n, lo never falling), by a sliding maximum: O(m).
-fn sliding_maxima(x: &[f64], front: &[Window], largest: &mut [f64]) -> Option<()> {
-    let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
-    for (i, w) in front.iter().enumerate() {
-        let [(lo, hi), (0, 0)] = *w else { return None };
-        let newest = hi - 1; // 0-based; interval n = i + 1 ends at mapper n
-        (hi == i + 1).then_some(())?;
-        let v = *x.get(newest)?;
-        while queue.back().is_some_and(|&b| x.get(b).is_some_and(|&u| u <= v)) {
-            queue.pop_back();
-        }
-        queue.push_back(newest);
-        while queue.front().is_some_and(|&f| f + 1 < lo) {
-            queue.pop_front();
-        }
-        *largest.get_mut(i)? = *x.get(*queue.front()?)?;
-    }
-    Some(())
-}
-
-/// The mappers of a window, 0-based.
-fn members(w: &Window) -> impl Iterator<Item = usize> + '_ {
-    w.iter().filter(|r| r.0 > 0).flat_map(|&(lo, hi)| lo - 1..hi)
-}
-
 /// The least level at which the parts sum to one, with its parts.
-fn level_parts(sc: &Scaled, front: &[Window], last_capped: bool) -> Option<(f64, Vec<f64>, Vec<bool>)> {
+fn level_parts(iv: &Intervals, sc: &Scaled, last_capped: bool) -> Option<(f64, Vec<f64>, Vec<bool>)> {
     let m = sc.a.len();
-    let total = |level: f64| parts_at(sc, front, level, last_capped).map(|(x, _)| x.iter().sum::<f64>());
+    let total = |level: f64| parts_at(iv, sc, level, last_capped).map(|(x, _)| x.iter().sum::<f64>());
     let mut hi = 1.0 / m as f64;
     while total(hi)? < 1.0 {
         hi *= 2.0;
@@ -125,41 +102,24 @@ fn level_parts(sc: &Scaled, front: &[Window], last_capped: bool) -> Option<(f64,
     }
     // The sum is linear within the last bracket: the secant meets one.
     let level = if sum_hi > sum_lo { lo + (1.0 - sum_lo) * (hi - lo) / (sum_hi - sum_lo) } else { hi };
-    let (mut x, capped) = parts_at(sc, front, level.clamp(lo, hi), last_capped)?;
+    let (mut x, capped) = parts_at(iv, sc, level.clamp(lo, hi), last_capped)?;
     let sum: f64 = x.iter().sum();
     x.iter_mut().for_each(|v| *v /= sum);
     Some((level / sum, x, capped))
 }
 
-/// An affine function c0 + cw w + cθ θ of the dual's w and one more unknown.
-#[derive(Debug, Clone, Copy, Default)]
-struct Affine2 {
-    c0: f64,
-    cw: f64,
-    ct: f64,
-}
-
-impl Affine2 {
-    fn plus(self, o: Affine2, f: f64) -> Affine2 {
-        Affine2 { c0: self.c0 + f * o.c0, cw: self.cw + f * o.cw, ct: self.ct + f * o.ct }
-    }
-
-    fn at(self, w: f64, theta: f64) -> f64 {
-        self.c0 + self.cw * w + self.ct * theta
-    }
-}
-
 /// The dual solution of the capped shape (see the module), checked: the
 /// dual's value where it is feasible.
-fn dual_value(p: &Shuffle, sc: &Scaled, x: &[f64], capped: &[bool], last_capped: bool) -> Option<f64> {
+/// Affine functions are of (w, θ), θ the flow before the first capped
+/// mapper.
+fn dual_value(sc: &Scaled, (tail, front): &Windows, x: &[f64], capped: &[bool], last_capped: bool) -> Option<f64> {
     let m = x.len();
-    let (tail, front) = windows(&p.intervals);
     let part = |k: usize| x.get(k).copied().unwrap_or(0.0);
     let holds_capped = |w: &Window| members(w).any(|k| capped.get(k).copied().unwrap_or(false));
     let argmax = |w: &Window| members(w).max_by(|&i, &j| part(i).total_cmp(&part(j)).then(j.cmp(&i)));
     // What the tail's windows without a capped mapper give their largest.
     let mut tail_given = vec![0.0; m];
-    for (w, weight) in &tail {
+    for (w, weight) in tail {
         if !holds_capped(w) {
             *tail_given.get_mut(argmax(w)?)? += weight;
         }
@@ -172,7 +132,7 @@ fn dual_value(p: &Shuffle, sc: &Scaled, x: &[f64], capped: &[bool], last_capped:
     }
     // Flows F_1 … F_{m−1} (index n − 1), affine in w and θ = F_first
     // (the interval before the first capped mapper; none if it is mapper 1).
-    let zero = Affine2::default();
+    let zero: Affine2 = (0.0, 0.0, 0.0);
     let mut flow = vec![zero; m.saturating_sub(1)];
     let (a, c) = (&sc.a, sc.c);
     if first > 0 {
@@ -180,28 +140,28 @@ fn dual_value(p: &Shuffle, sc: &Scaled, x: &[f64], capped: &[bool], last_capped:
         // back: F_{n−1} = F_n − (w − c Y_n)/A_n, Y_n what mapper n receives
         // from the tail and from the intervals whose windows it tops.
         let mut given = vec![zero; m];
-        *flow.get_mut(first - 1)? = Affine2 { c0: 0.0, cw: 0.0, ct: 1.0 };
+        *flow.get_mut(first - 1)? = (0.0, 0.0, 1.0);
         let top = |n: usize| argmax(front.get(n - 1)?);
         let mut to = top(first)?;
-        *given.get_mut(to)? = given.get(to)?.plus(*flow.get(first - 1)?, 1.0);
+        *given.get_mut(to)? = add(*given.get(to)?, *flow.get(first - 1)?);
         for n in (1..=first).rev() {
             let mapper = n - 1;
-            let y = given.get(mapper)?.plus(Affine2 { c0: *tail_given.get(mapper)?, cw: 0.0, ct: 0.0 }, 1.0);
-            let step = Affine2 { c0: -c * y.c0, cw: 1.0 - c * y.cw, ct: -c * y.ct };
-            let below = flow.get(n - 1)?.plus(step, -1.0 / a.get(mapper)?);
+            let y = add(*given.get(mapper)?, (*tail_given.get(mapper)?, 0.0, 0.0));
+            let step = (-c * y.0, 1.0 - c * y.1, -c * y.2);
+            let below = add(*flow.get(n - 1)?, scale(step, -1.0 / a.get(mapper)?));
             if n == 1 {
                 // F_0 = 0 fixes θ in w: put it back into every flow.
-                if below.ct.abs() < f64::MIN_POSITIVE {
+                if below.2.abs() < f64::MIN_POSITIVE {
                     return None;
                 }
-                let (t0, tw) = (-below.c0 / below.ct, -below.cw / below.ct);
+                let (t0, tw) = (-below.0 / below.2, -below.1 / below.2);
                 for f in flow.iter_mut().take(first) {
-                    *f = Affine2 { c0: f.c0 + f.ct * t0, cw: f.cw + f.ct * tw, ct: 0.0 };
+                    *f = (f.0 + f.2 * t0, f.1 + f.2 * tw, 0.0);
                 }
             } else {
                 *flow.get_mut(n - 2)? = below;
                 to = top(n - 1)?;
-                *given.get_mut(to)? = given.get(to)?.plus(below, 1.0);
+                *given.get_mut(to)? = add(*given.get(to)?, below);
             }
         }
     }
@@ -213,8 +173,8 @@ fn dual_value(p: &Shuffle, sc: &Scaled, x: &[f64], capped: &[bool], last_capped:
             zero
         } else {
             let before = if n >= 2 { *flow.get(n - 2)? } else { zero };
-            let step = Affine2 { c0: -c * tail_given.get(mapper)?, cw: 1.0, ct: 0.0 };
-            before.plus(step, 1.0 / a.get(mapper)?)
+            let step = (-c * tail_given.get(mapper)?, 1.0, 0.0);
+            add(before, scale(step, 1.0 / a.get(mapper)?))
         };
     }
     // Demands D_k = (w − A_k (F_k − F_{k−1}))/c, F_m = 1; they meet the
@@ -223,36 +183,35 @@ fn dual_value(p: &Shuffle, sc: &Scaled, x: &[f64], capped: &[bool], last_capped:
     let f_at = |n: usize| -> Affine2 {
         match n {
             0 => zero,
-            n if n == m => Affine2 { c0: 1.0, cw: 0.0, ct: 0.0 },
+            n if n == m => (1.0, 0.0, 0.0),
             n => flow.get(n - 1).copied().unwrap_or(zero),
         }
     };
     let demand_of = |k: usize| -> Affine2 {
-        let rise = f_at(k + 1).plus(f_at(k), -1.0);
+        let rise = add(f_at(k + 1), scale(f_at(k), -1.0));
         let ak = a.get(k).copied().unwrap_or(0.0);
-        Affine2 { c0: -ak * rise.c0 / c, cw: (1.0 - ak * rise.cw) / c, ct: 0.0 }
+        (-ak * rise.0 / c, (1.0 - ak * rise.1) / c, 0.0)
     };
     // An idle last mapper takes what the tail's windows it tops give it
     // (its constraint holds with slack: checked below).
     let last_given = *tail_given.last()?;
     let counted = if last_capped { m } else { m - 1 };
-    let need = (0..counted)
-        .fold(zero, |acc, k| acc.plus(demand_of(k), 1.0))
-        .plus(Affine2 { c0: if last_capped { 0.0 } else { last_given }, cw: 0.0, ct: 0.0 }, 1.0);
+    let taken = if last_capped { 0.0 } else { last_given };
+    let need = (0..counted).fold((taken, 0.0, 0.0), |acc, k| add(acc, demand_of(k)));
     let weights: f64 = tail.iter().map(|(_, weight)| weight).sum();
-    let supply = flow.iter().fold(Affine2 { c0: weights, cw: 0.0, ct: 0.0 }, |acc, f| acc.plus(*f, 1.0));
-    let slope = need.cw - supply.cw;
+    let supply = flow.iter().fold((weights, 0.0, 0.0), |acc, f| add(acc, *f));
+    let slope = need.1 - supply.1;
     if slope.is_nan() || slope == 0.0 {
         return None;
     }
-    let w = (supply.c0 - need.c0) / slope;
-    let flows: Vec<f64> = flow.iter().map(|f| f.at(w, 0.0)).collect();
+    let w = (supply.0 - need.0) / slope;
+    let flows: Vec<f64> = flow.iter().map(|&f| at(f, w, 0.0)).collect();
     let total: f64 = flows.iter().sum::<f64>() + weights;
     let tol = CERTIFICATE_TOL * total.max(1.0);
     if !w.is_finite() || flows.iter().any(|&f| f.is_nan() || f < -tol) {
         return None;
     }
-    let demands: Vec<f64> = (0..m).map(|k| demand_of(k).at(w, 0.0)).collect();
+    let demands: Vec<f64> = (0..m).map(|k| at(demand_of(k), w, 0.0)).collect();
     if !last_capped && *demands.last()? > last_given + tol {
         return None;
     }
@@ -277,14 +236,14 @@ pub fn capped_level(p: &Shuffle) -> Option<Solution> {
         return None;
     }
     let sc = p.scaled();
-    let (_, front) = windows(&iv);
+    let windows = windows(&iv);
     [false, true].into_iter().find_map(|last_capped| {
-        let (_, x, capped) = level_parts(&sc, &front, last_capped)?;
+        let (_, x, capped) = level_parts(&iv, &sc, last_capped)?;
         let largest = iv.largest_senders(&x);
         let t = p.boundaries(&sc, &x, &largest);
         intervals_hold(&sc, &x, &t, &largest)?;
         let length = *t.last()?;
-        let bound = dual_value(p, &sc, &x, &capped, last_capped)?;
+        let bound = dual_value(&sc, &windows, &x, &capped, last_capped)?;
         ((length - bound).abs() <= GAP_RTOL * length.abs()).then_some(())?;
         let count = capped.iter().filter(|&&c| c).count();
         Some(p.unscale(&sc, x, t, largest, Method::CappedLevel { capped: count }))
