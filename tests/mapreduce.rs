@@ -782,7 +782,11 @@ fn capped_levels_equal_the_general_lp_on_random_lists() {
         let Method::CappedLevel { capped } = level.method else { panic!("{:?}", level.method) };
         assert!(capped >= 1 && capped < m, "case {case}: {capped} capped of {m}");
         let direct = makespan_of(&p, &level.alpha);
-        assert!(close(direct, level.makespan(), 1e-9), "case {case}: reported {} vs implied {direct}", level.makespan());
+        assert!(
+            close(direct, level.makespan(), 1e-9),
+            "case {case}: reported {} vs implied {direct}",
+            level.makespan()
+        );
         let lp = interior_point_whole(&p, Budget::FORM.general_work).unwrap();
         assert!(
             close(level.makespan(), lp.makespan(), 2.0 * GENERAL_RTOL),
@@ -1281,6 +1285,43 @@ fn best_first_mappers_of_a_list_equal_brute_force() {
         }
     }
     assert!(proven >= 90 && inner >= 20, "proven {proven}, best below m {inner}");
+}
+
+/// m_best of a random list whose counts above the best are start-up bound
+/// (a bisection ℓ wider than the best count, many reducers): most of its
+/// prefixes are solved by parts capped at one level, which the chain's
+/// methods do not solve, and in every case one of them is not ruled out
+/// by its bound (without the capped level the search would stop
+/// unproven there). The search proves the best and it is brute force's:
+/// every prefix solved by the exact solver.
+#[test]
+fn best_first_mappers_of_a_random_list_through_capped_levels_equal_brute_force() {
+    use isoperf::models::mapreduce::mappers::{best_prefix, prefix_lower_bounds, MapperSearch, SEARCH_INTERVALS};
+    use isoperf::models::mapreduce::schedule::single_group_methods;
+    let mut next = uniform(11);
+    let mut through_levels = 0;
+    for case in 0..12 {
+        let m = 60 + (next() * 80.0) as usize;
+        let l = m / 2 + (next() * m as f64 * 1.5) as usize;
+        let r = (l as f64 * (1.0 + 2.0 * next())) as usize;
+        let v = 10f64.powf(7.0 + 2.0 * next());
+        let list: Vec<f64> = (0..m).map(|_| 1e-5 * (0.5 + next()) + 1e-2 / 16e6).collect();
+        let (s, c) = (1.0, 0.1e-6 / r as f64);
+        let prefix = |k: usize| Shuffle { intervals: Intervals::new(k, r, l).unwrap(), a: list[..k].to_vec(), s, c, v };
+        let all: Vec<f64> = (1..=m).map(|k| solve(&prefix(k)).unwrap().makespan()).collect();
+        let bounds = prefix_lower_bounds(&list, r, l, s, c, v);
+        let search = best_prefix(&prefix(m), all[m - 1], SEARCH_INTERVALS);
+        let MapperSearch::Best { t_shuffle, .. } = search else { panic!("case {case}: {search:?}") };
+        equals_brute_force(case, search, &all, &bounds, |_| false);
+        // A count the chain's methods leave, not ruled out by its bound.
+        let needs_levels = (1..=m).any(|k| {
+            bounds[k - 1] <= t_shuffle * (1.0 + 1e-9)
+                && single_group_methods(&prefix(k)).is_none()
+                && capped_level(&prefix(k)).is_some()
+        });
+        through_levels += usize::from(needs_levels);
+    }
+    assert!(through_levels >= 3, "{through_levels} of 12 searches needed a capped level");
 }
 
 /// m_best where the counts near the best share their schedule's shape (one

@@ -407,6 +407,11 @@ describe('mapreduce: page and native CLI', () => {
         assert.deepEqual(pageTables, await cli('tables', params), `${label}: tables${buildStaleness()}`);
         general += remarks.some((r) => /the general LP/.test(r.text));
         capped += remarks.some((r) => /Solved by parts capped at one level: .* proved optimal by a dual solution/.test(r.text));
+        if (params === CASES[7]) {
+          // Its counts below 8 are capped levels too: the search proves m_best.
+          assert.equal(inPage.m_best, 3, `${label}: m_best`);
+          assert.ok(remarks.some((r) => /8 mappers are no faster than 3: T = 646\.634 s at m = 3/.test(r.text)), `${label}: the m_best remark: ${JSON.stringify(remarks)}`);
+        }
       }
       assert.ok(general >= 1, 'the cases include a schedule only the general LP proves');
       assert.ok(capped >= 1, 'the cases include parts capped at one level');

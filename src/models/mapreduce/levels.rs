@@ -32,9 +32,28 @@
 //! mappers' demands ([`super::schedule::split_feasible`]), and the value
 //! meets the schedule's length to [`GAP_RTOL`], the schedule is optimal.
 
+use std::cell::Cell;
+
 use super::descent::{add, at, scale, Affine2};
 use super::general::{members, windows, Window, Windows, GAP_RTOL};
 use super::schedule::{intervals_hold, split_feasible, Intervals, Method, Scaled, Shuffle, Solution, CERTIFICATE_TOL};
+
+thread_local! {
+    /// Reads of a part or a window this thread's capped levels have made
+    /// ([`work`]).
+    static WORK: Cell<f64> = const { Cell::new(0.0) };
+}
+
+/// Reads of parts and windows the capped levels of this thread have made
+/// so far (a pass over the mappers and their front windows counts 2m): a
+/// search that budgets its solves reads it before and after one.
+pub fn work() -> f64 {
+    WORK.with(Cell::get)
+}
+
+fn charge(reads: usize) {
+    WORK.with(|w| w.set(w.get() + reads as f64));
+}
 
 /// Bisection steps on the level (each a few passes over the mappers):
 /// the bracket narrows to 2⁻⁶⁰ of itself, and the secant finishes it.
@@ -53,6 +72,7 @@ fn parts_at(iv: &Intervals, sc: &Scaled, level: f64, last_capped: bool) -> Optio
     let mut capped = vec![false; m];
     let mut largest = vec![level; m.saturating_sub(1)];
     for _ in 0..PASSES {
+        charge(2 * m);
         let before = x.clone();
         *x.last_mut()? = if last_capped { level } else { 0.0 };
         *capped.last_mut()? = last_capped;
@@ -243,6 +263,8 @@ pub fn capped_level(p: &Shuffle) -> Option<Solution> {
         let t = p.boundaries(&sc, &x, &largest);
         intervals_hold(&sc, &x, &t, &largest)?;
         let length = *t.last()?;
+        // The dual reads every window's members (at most ℓ each).
+        charge((windows.0.len() + windows.1.len()) * iv.width());
         let bound = dual_value(&sc, &windows, &x, &capped, last_capped)?;
         ((length - bound).abs() <= GAP_RTOL * length.abs()).then_some(())?;
         let count = capped.iter().filter(|&&c| c).count();

@@ -32,7 +32,8 @@
 
 use super::banded;
 use super::schedule::{
-    descent_method, identical_chain, plateau_method, single_group_methods, Hint, Intervals, PlateauNear, Shuffle,
+    capped_level, capped_level_work, descent_method, identical_chain, plateau_method, single_group_methods, Hint,
+    Intervals, PlateauNear, Shuffle,
 };
 
 /// Passes over the intervals (or the mappers) the search may make outside
@@ -79,6 +80,18 @@ const PLATEAU_TRY_PASSES: usize = 16;
 /// m = 4988, r = 35, ℓ = 37 (bandwidth 34) makes some 2 · 10⁷ in 10 ms.
 const BANDED_WORK_PER_PASS: f64 = 4.0;
 
+/// Intervals charged for each read of a part or a window by the capped
+/// level (as `capped_level_work` counts them): a read takes 5 to 27 ns natively
+/// (random lists of 150 to 2000 mappers, the dual's split included),
+/// about 4 times a chain's pass over one interval.
+const LEVEL_READ_INTERVALS: f64 = 4.0;
+
+/// Passes over the mappers the budget must hold before the capped level
+/// runs (its dearest: some sixty levels of up to twelve passes over the
+/// mappers and their windows, at [`LEVEL_READ_INTERVALS`] each); it is
+/// charged what it read.
+const LEVEL_PASSES: usize = 6000;
+
 /// The outcome of the search.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum MapperSearch {
@@ -99,6 +112,7 @@ enum Quick {
     Single,
     Descent,
     Plateau,
+    Level,
 }
 
 /// Ties within this relative difference go to the fewer mappers.
@@ -131,17 +145,18 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
         let p = Shuffle { intervals: iv, a: vec![a; k], s, c, v };
         let n = iv.count();
         let before = last;
-        let others = [Quick::Single, Quick::Descent, Quick::Plateau].into_iter().filter(|&q| q != before);
+        let others = [Quick::Single, Quick::Descent, Quick::Plateau, Quick::Level].into_iter().filter(|&q| q != before);
         std::iter::once(before).chain(others).find_map(|method| {
             let most = match method {
                 Quick::Single => n.saturating_mul(PASSES),
                 Quick::Descent => k.saturating_mul(DESCENT_PASSES),
                 Quick::Plateau => n.saturating_mul(PLATEAU_TRY_PASSES),
+                Quick::Level => k.saturating_mul(LEVEL_PASSES),
             };
             if *budget < most {
                 return None;
             }
-            let banded_before = banded::work();
+            let (banded_before, levels_before) = (banded::work(), capped_level_work());
             let (solved, cost) = match method {
                 Quick::Single => (single_group_methods(&p), most),
                 Quick::Descent => {
@@ -151,6 +166,10 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
                 Quick::Plateau => {
                     let solved = plateau_method(&p, &mut plateau);
                     (solved, n.saturating_mul(PLATEAU_TRY_PASSES).saturating_mul(plateau.tried))
+                }
+                Quick::Level => {
+                    let solved = capped_level(&p);
+                    (solved, ((capped_level_work() - levels_before) * LEVEL_READ_INTERVALS) as usize)
                 }
             };
             let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
@@ -229,7 +248,9 @@ fn report_spent(whole: usize, left: usize, reported: &mut f64) {
 /// list): [`search`] over the counts below m, with the bounds of
 /// [`prefix_lower_bounds`], each count solved by the chain, the start-up
 /// bound and the chain with an idle tail (a few passes over the intervals
-/// each); a count none of them solves (a random list's may need the
+/// each), or else by parts capped at one level (some sixty levels' passes
+/// over the mappers: the start-up bound counts just above a random list's
+/// best); a count none of them solves (a random list's may need the
 /// general LP, seconds each) blocks the proof only if its bound is not
 /// above the best shuffle found.
 pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch {
@@ -240,10 +261,11 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
         let iv = Intervals::new(k, r, l)?;
         *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
         let prefix = Shuffle { intervals: iv, a: shuffle.a.get(..k)?.to_vec(), ..*shuffle };
-        let banded_before = banded::work();
-        let solved = single_group_methods(&prefix).map(|sol| sol.makespan());
+        let (banded_before, levels_before) = (banded::work(), capped_level_work());
+        let solved = single_group_methods(&prefix).or_else(|| capped_level(&prefix)).map(|sol| sol.makespan());
         let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
-        *left = left.saturating_sub(banded as usize);
+        let levels = (capped_level_work() - levels_before) * LEVEL_READ_INTERVALS;
+        *left = left.saturating_sub(banded as usize + levels as usize);
         solved
     })
 }

@@ -501,13 +501,24 @@ fn solve_near_as<A: Answer>(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Res
 /// Parts capped at one level ([`super::levels`]): a few passes over the
 /// mappers for each of some sixty levels. Only in the full module.
 #[cfg(feature = "full")]
-fn capped_level(p: &Shuffle) -> Option<Solution> {
+pub(super) fn capped_level(p: &Shuffle) -> Option<Solution> {
     super::levels::capped_level(p)
 }
 
 #[cfg(not(feature = "full"))]
-fn capped_level(_: &Shuffle) -> Option<Solution> {
+pub(super) fn capped_level(_: &Shuffle) -> Option<Solution> {
     None
+}
+
+/// Reads the capped levels of this thread have made ([`super::levels::work`]).
+#[cfg(feature = "full")]
+pub(super) fn capped_level_work() -> f64 {
+    super::levels::work()
+}
+
+#[cfg(not(feature = "full"))]
+pub(super) fn capped_level_work() -> f64 {
+    0.0
 }
 
 /// Most intervals the plateau methods always take on: their split of the
