@@ -376,6 +376,42 @@ fn map_and_sweep_points_take_the_general_lp_only_within_their_budgets() {
     assert_eq!(quick, solve_within(&descent, Budget::FORM).unwrap());
 }
 
+/// The gaps of a speedup map over m and r with start-ups that outlast the
+/// transfers (S = 100 s, C = 10⁻³ s/B, γ = 1, V = 1 MB: 46 of 64 × 64
+/// points, m from 64 to 90): their general LPs are past a map point's
+/// budget, and their parts are capped at one level, which a map's or a
+/// sweep's point now takes where the general LP is refused. Each such
+/// point gives the form's answer, bit for bit (a sweep's point the general
+/// LP's where that is within its budget); a point whose capped level
+/// would read past its budget is still refused.
+#[test]
+fn map_points_past_the_general_lps_budget_take_the_capped_level() {
+    let mut levels = 0;
+    for (m, r) in [(72, 334), (80, 1000), (90, 2154), (64, 10_000), (90, 10_000)] {
+        let p = Shuffle {
+            intervals: Intervals::new(m, r, 100).unwrap(),
+            a: vec![1e-5 + 1e-2 / 16e6; m],
+            s: 100.0,
+            c: 1e-3 / r as f64,
+            v: 1e6,
+        };
+        let form = solve(&p).unwrap();
+        assert!(matches!(form.method, Method::CappedLevel { .. }), "m = {m}, r = {r}: {:?}", form.method);
+        let point = solve_within(&p, Budget::MAP_POINT).unwrap();
+        assert!(close(point.makespan(), form.makespan(), 2.0 * GENERAL_RTOL), "m = {m}, r = {r}: {:?}", point.method);
+        if !matches!(point.method, Method::CappedLevel { .. }) {
+            continue; // the general LP within the map's budget
+        }
+        levels += 1;
+        assert_eq!(point, form, "m = {m}, r = {r}");
+        let sweep = solve_within(&p, Budget::SWEEP_POINT).unwrap(); // the general LP where it is within
+        assert!(close(sweep.makespan(), form.makespan(), 2.0 * GENERAL_RTOL), "m = {m}, r = {r}: {:?}", sweep.method);
+        let tight = Budget { level_reads: 1e4, ..Budget::MAP_POINT };
+        assert!(matches!(solve_within(&p, tight), Err(SolveError::TooLarge { .. })), "m = {m}, r = {r}");
+    }
+    assert!(levels >= 3, "{levels} map points took the capped level");
+}
+
 #[test]
 fn reference_set_speedup_levels_off_near_r() {
     let sp = |m: &str| num(&eval(&[("m", m)]), "speedup");

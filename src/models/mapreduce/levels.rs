@@ -51,6 +51,14 @@ pub fn work() -> f64 {
     WORK.with(Cell::get)
 }
 
+/// The reads of [`capped_level`] at its dearest: every level's every pass
+/// (the bisection, the bracket's search and the secant, for both ends of
+/// the list), and the dual's reads of every window.
+pub fn dearest_reads(iv: &Intervals) -> f64 {
+    let levels = 2.0 * ((BISECTIONS + 2) as f64 + (iv.m() as f64).log2().ceil());
+    levels * (PASSES * 2 * iv.m()) as f64 + iv.count() as f64 * iv.width() as f64
+}
+
 fn charge(reads: usize) {
     WORK.with(|w| w.set(w.get() + reads as f64));
 }

@@ -383,6 +383,11 @@ pub struct Budget {
     /// Most multiply-subtracts one factorisation of the general LP may take
     /// (its interior-point method factorises 15 to 50 times).
     pub general_work: f64,
+    /// Most reads of parts and windows the capped level may take where the
+    /// general LP is past `general_work` (estimated at its dearest: sixty
+    /// levels of twelve passes over the mappers, and one over the windows).
+    /// The form tries it before the general LP, whatever its size.
+    pub level_reads: f64,
 }
 
 impl Budget {
@@ -396,11 +401,14 @@ impl Budget {
     /// in 135 MB; 10⁴ mappers, 2.1 × 10⁹, 143 to 186 s in 226 MB (158 s
     /// through relaxations). None of the 300 random instances
     /// takes the general LP.
-    pub const FORM: Budget = Budget { plateau_intervals: None, general_work: 3e9 };
+    pub const FORM: Budget = Budget { plateau_intervals: None, general_work: 3e9, level_reads: f64::INFINITY };
     /// A point of a sweep: tens of milliseconds natively at most.
-    pub const SWEEP_POINT: Budget = Budget { plateau_intervals: Some(PLATEAU_INTERVALS), general_work: 1e5 };
-    /// A point of an iso-map: a few milliseconds natively at most.
-    pub const MAP_POINT: Budget = Budget { plateau_intervals: Some(PLATEAU_QUICK_INTERVALS), general_work: 2e4 };
+    pub const SWEEP_POINT: Budget =
+        Budget { plateau_intervals: Some(PLATEAU_INTERVALS), general_work: 1e5, level_reads: 2e7 };
+    /// A point of an iso-map: a few milliseconds natively at most (a read
+    /// of the capped level takes 5 to 27 ns).
+    pub const MAP_POINT: Budget =
+        Budget { plateau_intervals: Some(PLATEAU_QUICK_INTERVALS), general_work: 2e4, level_reads: 2e6 };
 }
 
 /// [`solve`] within `budget`.
@@ -488,14 +496,20 @@ fn solve_near_as<A: Answer>(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Res
     if let Some(s) = plateau.then(|| plateau_method(p, &mut PlateauNear::default())).flatten() {
         return Ok(A::of(s, m));
     }
-    // The form's only: some sixty passes' search, which a map's or a
-    // sweep's points leave to their own budgets.
+    // The form's before the general LP: some sixty passes' search, which
+    // a map's or a sweep's points take only where the general LP is past
+    // their budget (a gap otherwise) and its dearest case is within it.
     if budget.plateau_intervals.is_none() {
         if let Some(s) = capped_level(p) {
             return Ok(A::of(s, m));
         }
     }
-    general_within(p, budget.general_work).map(|s| A::of(s, m))
+    match general_within(p, budget.general_work) {
+        Err(refused @ SolveError::TooLarge { .. }) if capped_level_reads(&p.intervals) <= budget.level_reads => {
+            capped_level(p).map(|s| A::of(s, m)).ok_or(refused)
+        }
+        solved => solved.map(|s| A::of(s, m)),
+    }
 }
 
 /// Parts capped at one level ([`super::levels`]): a few passes over the
@@ -508,6 +522,17 @@ pub(super) fn capped_level(p: &Shuffle) -> Option<Solution> {
 #[cfg(not(feature = "full"))]
 pub(super) fn capped_level(_: &Shuffle) -> Option<Solution> {
     None
+}
+
+/// The capped level's reads at its dearest ([`super::levels::dearest_reads`]).
+#[cfg(feature = "full")]
+fn capped_level_reads(iv: &Intervals) -> f64 {
+    super::levels::dearest_reads(iv)
+}
+
+#[cfg(not(feature = "full"))]
+fn capped_level_reads(_: &Intervals) -> f64 {
+    f64::INFINITY
 }
 
 /// Reads the capped levels of this thread have made ([`super::levels::work`]).
