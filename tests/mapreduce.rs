@@ -1323,24 +1323,27 @@ fn best_first_mappers_of_a_list_equal_brute_force() {
     assert!(proven >= 90 && inner >= 20, "proven {proven}, best below m {inner}");
 }
 
-/// m_best of a random list whose counts above the best are start-up bound
-/// (a bisection ℓ wider than the best count, many reducers): most of its
-/// prefixes are solved by parts capped at one level, which the chain's
-/// methods do not solve, and in every case one of them is not ruled out
-/// by its bound (without the capped level the search would stop
-/// unproven there). The search proves the best and it is brute force's:
-/// every prefix solved by the exact solver.
+/// m_best of random lists whose counts near the best are start-up bound,
+/// against brute force (every prefix solved by the exact solver): the
+/// search proves every best. With a bisection ℓ wider than the best count
+/// and many reducers, most prefixes are solved by parts capped at one
+/// level, which the chain's methods do not solve; with a narrower ℓ some
+/// need the general LP (within the search's budget). In each regime some
+/// searches meet such a count that its bound does not rule out: without
+/// the capped level, or without the general LP, they would stop unproven
+/// there.
 #[test]
-fn best_first_mappers_of_a_random_list_through_capped_levels_equal_brute_force() {
+fn best_first_mappers_of_random_lists_through_capped_levels_and_the_general_lp_equal_brute_force() {
     use isoperf::models::mapreduce::mappers::{best_prefix, prefix_lower_bounds, MapperSearch, SEARCH_INTERVALS};
     use isoperf::models::mapreduce::schedule::single_group_methods;
     let mut next = uniform(11);
-    let mut through_levels = 0;
-    for case in 0..12 {
-        let m = 60 + (next() * 80.0) as usize;
-        let l = m / 2 + (next() * m as f64 * 1.5) as usize;
-        let r = (l as f64 * (1.0 + 2.0 * next())) as usize;
-        let v = 10f64.powf(7.0 + 2.0 * next());
+    let (mut through_levels, mut through_general) = (0, 0);
+    for case in 0..24 {
+        let wide = case < 12;
+        let m = if wide { 60 + (next() * 80.0) as usize } else { 40 + (next() * 40.0) as usize };
+        let l = if wide { m / 2 + (next() * m as f64 * 1.5) as usize } else { 10 + (next() * 30.0) as usize };
+        let r = if wide { (l as f64 * (1.0 + 2.0 * next())) as usize } else { l + (next() * l as f64) as usize };
+        let v = if wide { 10f64.powf(7.0 + 2.0 * next()) } else { (10.0 + next() * 20.0).powi(2) / 1e-5 };
         let list: Vec<f64> = (0..m).map(|_| 1e-5 * (0.5 + next()) + 1e-2 / 16e6).collect();
         let (s, c) = (1.0, 0.1e-6 / r as f64);
         let prefix = |k: usize| Shuffle { intervals: Intervals::new(k, r, l).unwrap(), a: list[..k].to_vec(), s, c, v };
@@ -1349,15 +1352,15 @@ fn best_first_mappers_of_a_random_list_through_capped_levels_equal_brute_force()
         let search = best_prefix(&prefix(m), all[m - 1], SEARCH_INTERVALS);
         let MapperSearch::Best { t_shuffle, .. } = search else { panic!("case {case}: {search:?}") };
         equals_brute_force(case, search, &all, &bounds, |_| false);
-        // A count the chain's methods leave, not ruled out by its bound.
-        let needs_levels = (1..=m).any(|k| {
-            bounds[k - 1] <= t_shuffle * (1.0 + 1e-9)
-                && single_group_methods(&prefix(k)).is_none()
-                && capped_level(&prefix(k)).is_some()
-        });
-        through_levels += usize::from(needs_levels);
+        // Counts the chain's methods leave, not ruled out by their bounds.
+        let left: Vec<usize> = (1..=m)
+            .filter(|&k| bounds[k - 1] <= t_shuffle * (1.0 + 1e-9) && single_group_methods(&prefix(k)).is_none())
+            .collect();
+        through_levels += usize::from(left.iter().any(|&k| capped_level(&prefix(k)).is_some()));
+        through_general += usize::from(left.iter().any(|&k| capped_level(&prefix(k)).is_none()));
     }
-    assert!(through_levels >= 3, "{through_levels} of 12 searches needed a capped level");
+    assert!(through_levels >= 3, "{through_levels} of 24 searches needed a capped level");
+    assert!(through_general >= 1, "{through_general} of 24 searches needed the general LP");
 }
 
 /// m_best where the counts near the best share their schedule's shape (one

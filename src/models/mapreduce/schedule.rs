@@ -524,6 +524,41 @@ pub(super) fn capped_level(_: &Shuffle) -> Option<Solution> {
     None
 }
 
+/// Iterations the general LP's interior-point method is expected to take
+/// on a small LP (26 to 45 on random lists' counts near their best, of
+/// 136 to 161 mappers with r = 250, ℓ = 100).
+const SEARCH_GENERAL_ITERATIONS: f64 = 30.0;
+
+/// Multiply-subtracts of the general LP's factorisations charged as one
+/// interval pass: a multiply-subtract an iteration takes 2 to 3.4 ns
+/// natively there (building the LP included), an interval pass about 5.
+const GENERAL_WORK_PER_PASS: f64 = 2.0;
+
+/// The general LP for a search that budgets its solves in interval passes
+/// (`left`): only where one factorisation of the compact form times
+/// [`SEARCH_GENERAL_ITERATIONS`] fits what is left, charged what its
+/// iterations took. Only in the full module.
+#[cfg(feature = "full")]
+pub(super) fn general_charged(p: &Shuffle, left: &mut usize) -> Option<Solution> {
+    let work = super::general::factorisation_work(p)?;
+    let expected = work * SEARCH_GENERAL_ITERATIONS / GENERAL_WORK_PER_PASS;
+    if expected > *left as f64 {
+        return None;
+    }
+    let solved = general_within(p, work);
+    let iterations = match &solved {
+        Ok(Solution { method: Method::InteriorPoint { iterations, .. }, .. }) => *iterations as f64,
+        _ => SEARCH_GENERAL_ITERATIONS,
+    };
+    *left = left.saturating_sub((work * iterations / GENERAL_WORK_PER_PASS) as usize);
+    solved.ok()
+}
+
+#[cfg(not(feature = "full"))]
+pub(super) fn general_charged(_: &Shuffle, _: &mut usize) -> Option<Solution> {
+    None
+}
+
 /// The capped level's reads at its dearest ([`super::levels::dearest_reads`]).
 #[cfg(feature = "full")]
 fn capped_level_reads(iv: &Intervals) -> f64 {
