@@ -32,8 +32,8 @@
 
 use super::banded;
 use super::schedule::{
-    capped_level, capped_level_work, descent_method, general_charged, identical_chain, plateau_method,
-    single_group_methods, Hint, Intervals, PlateauNear, Shuffle,
+    capped_level, capped_level_reads, capped_level_work, descent_method, general_charged, identical_chain,
+    plateau_method, single_group_methods, Hint, Intervals, PlateauNear, Shuffle,
 };
 
 /// Passes over the intervals (or the mappers) the search may make outside
@@ -83,14 +83,14 @@ const BANDED_WORK_PER_PASS: f64 = 4.0;
 /// Intervals charged for each read of a part or a window by the capped
 /// level (as `capped_level_work` counts them): a read takes 5 to 27 ns natively
 /// (random lists of 150 to 2000 mappers, the dual's split included),
-/// about 4 times a chain's pass over one interval.
+/// about 4 times a chain's pass over one interval. The budget must hold
+/// its dearest reads before it runs; it is charged what it read.
 const LEVEL_READ_INTERVALS: f64 = 4.0;
 
-/// Passes over the mappers the budget must hold before the capped level
-/// runs (its dearest: some sixty levels of up to twelve passes over the
-/// mappers and their windows, at [`LEVEL_READ_INTERVALS`] each); it is
-/// charged what it read.
-const LEVEL_PASSES: usize = 6000;
+/// The interval passes the capped level's dearest reads are charged.
+fn level_most(iv: &Intervals) -> usize {
+    (capped_level_reads(iv) * LEVEL_READ_INTERVALS) as usize
+}
 
 /// The outcome of the search.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -151,7 +151,7 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
                 Quick::Single => n.saturating_mul(PASSES),
                 Quick::Descent => k.saturating_mul(DESCENT_PASSES),
                 Quick::Plateau => n.saturating_mul(PLATEAU_TRY_PASSES),
-                Quick::Level => k.saturating_mul(LEVEL_PASSES),
+                Quick::Level => level_most(&iv),
             };
             if *budget < most {
                 return None;
@@ -263,7 +263,8 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
         *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
         let prefix = Shuffle { intervals: iv, a: shuffle.a.get(..k)?.to_vec(), ..*shuffle };
         let (banded_before, levels_before) = (banded::work(), capped_level_work());
-        let quick = single_group_methods(&prefix).or_else(|| capped_level(&prefix));
+        let quick =
+            single_group_methods(&prefix).or_else(|| (level_most(&iv) <= *left).then(|| capped_level(&prefix))?);
         let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
         let levels = (capped_level_work() - levels_before) * LEVEL_READ_INTERVALS;
         *left = left.saturating_sub(banded as usize + levels as usize);
