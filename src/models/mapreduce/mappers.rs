@@ -32,8 +32,8 @@
 
 use super::banded;
 use super::schedule::{
-    capped_level, capped_level_reads, capped_level_work, descent_method, general_charged, identical_chain,
-    plateau_method, single_group_methods, Hint, Intervals, PlateauNear, Shuffle,
+    capped_level_charged, descent_method, general_charged, identical_chain, plateau_method, single_group_methods, Hint,
+    Intervals, PlateauNear, Shuffle,
 };
 
 /// Passes over the intervals (or the mappers) the search may make outside
@@ -79,18 +79,6 @@ const PLATEAU_TRY_PASSES: usize = 16;
 /// digits) charged as one pass: a chain after a plateau of two at
 /// m = 4988, r = 35, ℓ = 37 (bandwidth 34) makes some 2 · 10⁷ in 10 ms.
 const BANDED_WORK_PER_PASS: f64 = 4.0;
-
-/// Intervals charged for each read of a part or a window by the capped
-/// level (as `capped_level_work` counts them): a read takes 5 to 27 ns natively
-/// (random lists of 150 to 2000 mappers, the dual's split included),
-/// about 4 times a chain's pass over one interval. The budget must hold
-/// its dearest reads before it runs; it is charged what it read.
-const LEVEL_READ_INTERVALS: f64 = 4.0;
-
-/// The interval passes the capped level's dearest reads are charged.
-fn level_most(iv: &Intervals) -> usize {
-    (capped_level_reads(iv) * LEVEL_READ_INTERVALS) as usize
-}
 
 /// The outcome of the search.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -151,12 +139,12 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
                 Quick::Single => n.saturating_mul(PASSES),
                 Quick::Descent => k.saturating_mul(DESCENT_PASSES),
                 Quick::Plateau => n.saturating_mul(PLATEAU_TRY_PASSES),
-                Quick::Level => level_most(&iv),
+                Quick::Level => 0, // it holds its own dearest case
             };
             if *budget < most {
                 return None;
             }
-            let (banded_before, levels_before) = (banded::work(), capped_level_work());
+            let banded_before = banded::work();
             let (solved, cost) = match method {
                 Quick::Single => (single_group_methods(&p), most),
                 Quick::Descent => {
@@ -167,10 +155,7 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
                     let solved = plateau_method(&p, &mut plateau);
                     (solved, n.saturating_mul(PLATEAU_TRY_PASSES).saturating_mul(plateau.tried))
                 }
-                Quick::Level => {
-                    let solved = capped_level(&p);
-                    (solved, ((capped_level_work() - levels_before) * LEVEL_READ_INTERVALS) as usize)
-                }
+                Quick::Level => (capped_level_charged(&p, budget), 0),
             };
             let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
             *budget = budget.saturating_sub(cost).saturating_sub(banded as usize);
@@ -262,13 +247,14 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
         let iv = Intervals::new(k, r, l)?;
         *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
         let prefix = Shuffle { intervals: iv, a: shuffle.a.get(..k)?.to_vec(), ..*shuffle };
-        let (banded_before, levels_before) = (banded::work(), capped_level_work());
-        let quick =
-            single_group_methods(&prefix).or_else(|| (level_most(&iv) <= *left).then(|| capped_level(&prefix))?);
+        let banded_before = banded::work();
+        let single = single_group_methods(&prefix);
         let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
-        let levels = (capped_level_work() - levels_before) * LEVEL_READ_INTERVALS;
-        *left = left.saturating_sub(banded as usize + levels as usize);
-        quick.or_else(|| general_charged(&prefix, left)).map(|sol| sol.makespan())
+        *left = left.saturating_sub(banded as usize);
+        single
+            .or_else(|| capped_level_charged(&prefix, left))
+            .or_else(|| general_charged(&prefix, left))
+            .map(|sol| sol.makespan())
     })
 }
 

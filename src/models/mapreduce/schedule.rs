@@ -518,23 +518,51 @@ fn solve_near_as<A: Answer>(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Res
 /// Parts capped at one level ([`super::levels`]): a few passes over the
 /// mappers for each of some sixty levels. Only in the full module.
 #[cfg(feature = "full")]
-pub(super) fn capped_level(p: &Shuffle) -> Option<Solution> {
+fn capped_level(p: &Shuffle) -> Option<Solution> {
     super::levels::capped_level(p)
 }
 
 #[cfg(not(feature = "full"))]
-pub(super) fn capped_level(_: &Shuffle) -> Option<Solution> {
+fn capped_level(_: &Shuffle) -> Option<Solution> {
+    None
+}
+
+/// Interval passes charged for each read of a part or a window by the
+/// capped level: a read takes 5 to 27 ns natively (random lists of 150 to
+/// 2000 mappers, the dual's split included), about 4 times a chain's pass
+/// over one interval.
+#[cfg(feature = "full")]
+const LEVEL_READ_PASSES: f64 = 4.0;
+
+/// The capped level for a search that budgets its solves in interval
+/// passes (`left`): only where its dearest reads fit what is left, charged
+/// what it read. Only in the full module.
+#[cfg(feature = "full")]
+pub(super) fn capped_level_charged(p: &Shuffle, left: &mut usize) -> Option<Solution> {
+    if capped_level_reads(&p.intervals) * LEVEL_READ_PASSES > *left as f64 {
+        return None;
+    }
+    let before = super::levels::work();
+    let solved = capped_level(p);
+    *left = left.saturating_sub(((super::levels::work() - before) * LEVEL_READ_PASSES) as usize);
+    solved
+}
+
+#[cfg(not(feature = "full"))]
+pub(super) fn capped_level_charged(_: &Shuffle, _: &mut usize) -> Option<Solution> {
     None
 }
 
 /// Iterations the general LP's interior-point method is expected to take
 /// on a small LP (26 to 45 on random lists' counts near their best, of
 /// 136 to 161 mappers with r = 250, ℓ = 100).
+#[cfg(feature = "full")]
 const SEARCH_GENERAL_ITERATIONS: f64 = 30.0;
 
 /// Multiply-subtracts of the general LP's factorisations charged as one
 /// interval pass: a multiply-subtract an iteration takes 2 to 3.4 ns
 /// natively there (building the LP included), an interval pass about 5.
+#[cfg(feature = "full")]
 const GENERAL_WORK_PER_PASS: f64 = 2.0;
 
 /// The general LP for a search that budgets its solves in interval passes
@@ -564,24 +592,13 @@ pub(super) fn general_charged(_: &Shuffle, _: &mut usize) -> Option<Solution> {
 
 /// The capped level's reads at its dearest ([`super::levels::dearest_reads`]).
 #[cfg(feature = "full")]
-pub(super) fn capped_level_reads(iv: &Intervals) -> f64 {
+fn capped_level_reads(iv: &Intervals) -> f64 {
     super::levels::dearest_reads(iv)
 }
 
 #[cfg(not(feature = "full"))]
-pub(super) fn capped_level_reads(_: &Intervals) -> f64 {
+fn capped_level_reads(_: &Intervals) -> f64 {
     f64::INFINITY
-}
-
-/// Reads the capped levels of this thread have made ([`super::levels::work`]).
-#[cfg(feature = "full")]
-pub(super) fn capped_level_work() -> f64 {
-    super::levels::work()
-}
-
-#[cfg(not(feature = "full"))]
-pub(super) fn capped_level_work() -> f64 {
-    0.0
 }
 
 /// Most intervals the plateau methods always take on: their split of the
