@@ -318,13 +318,16 @@ fn chain_and_general_lp_agree_at_the_lecture_scale() {
 }
 
 /// A shuffle only the general LP proves, as a form's values: 100 mappers
-/// of two speeds in turn (map rates 1 and 2 × 10⁻⁵ s/B), 40 reducers in
-/// two groups of 20. (With identical mappers, the specialised methods now
-/// prove every shape drawn but rare ones: the last used here, m = 109,
-/// r = 94, ℓ = 93, is a level run between descents from the first mapper.)
+/// of random rates (0.5 to 1.5 × 10⁻⁵ s/B, the native tests' stream from
+/// seed 3, to three digits), 40 reducers in two groups of 20. (With
+/// identical mappers, the specialised methods now prove every shape drawn
+/// but rare ones: the last used here, m = 109, r = 94, ℓ = 93, is a level
+/// run between descents from the first mapper; mappers of two speeds in
+/// turn, used here before, are a plateau of the fast ones with the slow
+/// ones below it.)
 const GENERAL_ONLY: [(&str, &str); 7] = [
     ("mappers", "heterogeneous"),
-    ("a_map_list", TWO_SPEEDS),
+    ("a_map_list", RANDOM_RATES),
     ("r", "40"),
     ("l", "20"),
     ("V", "1e10"),
@@ -332,13 +335,17 @@ const GENERAL_ONLY: [(&str, &str); 7] = [
     ("gamma", "0.5"),
 ];
 
-/// 1 and 2 × 10⁻⁵ s/B in turn, 100 mappers.
-const TWO_SPEEDS: &str = concat!(
-    "1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,",
-    "1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,",
-    "1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,",
-    "1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,",
-    "1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5,1e-5,2e-5"
+/// 100 random map rates (s/B).
+const RANDOM_RATES: &str = concat!(
+    "6.13e-06,8.25e-06,1.23e-05,8.46e-06,1.12e-05,8.8e-06,1e-05,9.84e-06,1.05e-05,1.2e-05,1.47e-05,1.38e-05,",
+    "7.54e-06,1.26e-05,1.4e-05,1.35e-05,7.47e-06,1.27e-05,9.42e-06,1.29e-05,7.31e-06,9.41e-06,1.41e-05,9.86e-06,",
+    "6.92e-06,9.58e-06,9.16e-06,7.95e-06,1.24e-05,9.6e-06,7.66e-06,1.31e-05,1.14e-05,7.84e-06,7.7e-06,7.91e-06,",
+    "5.14e-06,9.6e-06,5.38e-06,1.16e-05,1.01e-05,1.32e-05,1.04e-05,1.33e-05,1.22e-05,9.12e-06,1.48e-05,1.18e-05,",
+    "1.43e-05,1.34e-05,1.28e-05,1.38e-05,1.48e-05,5.77e-06,1.05e-05,8.38e-06,7.56e-06,9.89e-06,9.32e-06,8.02e-06,",
+    "1.33e-05,7.64e-06,5.23e-06,8.74e-06,1.42e-05,1.35e-05,1.32e-05,1.32e-05,1.14e-05,7.5e-06,5.8e-06,7.43e-06,",
+    "1.17e-05,6.95e-06,1.1e-05,1.24e-05,1.15e-05,5.87e-06,9.29e-06,5.79e-06,1.17e-05,1.25e-05,6.54e-06,8.57e-06,",
+    "5.71e-06,5.8e-06,8.42e-06,7.56e-06,8.36e-06,1.32e-05,1.48e-05,1.38e-05,1.31e-05,6.75e-06,1.26e-05,1.12e-05,",
+    "8.15e-06,7.97e-06,6.92e-06,9.7e-06",
 );
 
 #[test]
@@ -679,8 +686,8 @@ fn quick_reports_leave_long_shuffles_to_a_worker() {
     let q = quick(&bound_case);
     assert!(!q.deferred && q.outputs.is_some(), "{:?}", q.problems);
     assert!(q.remarks.iter().any(|r| r.text.contains("start-up bound")), "{:?}", q.remarks);
-    // Mappers of two speeds in turn, a shuffle none of the specialised
-    // methods certifies: the general LP solves it, so the quick report defers.
+    // Mappers of random rates, a shuffle none of the specialised methods
+    // certifies: the general LP solves it, so the quick report defers.
     assert!(quick(&GENERAL_ONLY).deferred);
     let f = full(&GENERAL_ONLY);
     assert!(f.outputs.is_some(), "{:?}", f.problems);
@@ -835,6 +842,48 @@ fn capped_levels_equal_the_general_lp_on_random_lists() {
     assert!(proved >= cases / 2, "the capped level proved {proved} of {cases}");
 }
 
+/// A plateau with mappers below it (lists of two or three speeds whose map
+/// time outweighs the start-ups): the fastest mappers at the front take
+/// equal parts, the slower ones between them finish as late as the next
+/// one allows, and the chain follows. Each equals the general LP's optimum
+/// (the interior-point method on the compact form, proved by its own dual
+/// bound; before, only it solved these), and its parts imply the length it
+/// reports. Mappers of two speeds in turn (100, r = 40, ℓ = 20, V = 10¹⁰,
+/// S = 5 s, γ = 0.5); random lists of 500 (1 or 2, and 1, 1.5 or 2 × 10⁻⁵
+/// s/B, r = 250, ℓ = 100, V = 10¹⁰, S = 1 s, γ = 1).
+#[test]
+fn plateaus_over_slower_mappers_equal_the_general_lp() {
+    let in_turn: Vec<f64> = (0..100).map(|i| if i % 2 == 0 { 1e-5 } else { 2e-5 } + 1e-2 / 16e6).collect();
+    let random = |speeds: f64| {
+        let mut next = uniform(3);
+        (0..500).map(|_| 1e-5 * (1.0 + (next() * speeds).floor() / (speeds - 1.0)) + 1e-2 / 16e6).collect::<Vec<f64>>()
+    };
+    let cases = [
+        (in_turn, 40, 20, 5.0, 0.5 * 1e-6 / 40.0, 3),
+        (random(2.0), 250, 100, 1.0, 0.1e-6 / 250.0, 4),
+        (random(3.0), 250, 100, 1.0, 0.1e-6 / 250.0, 13),
+    ];
+    for (a, r, l, s, c, length) in cases {
+        let m = a.len();
+        let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a, s, c, v: 1e10 };
+        let solved = solve(&p).unwrap();
+        let Method::Plateau { plateau, below } = solved.method else { panic!("m = {m}: {:?}", solved.method) };
+        assert_eq!(plateau, length, "m = {m}");
+        let height = solved.alpha[length - 1];
+        let under = solved.alpha[..length].iter().filter(|&&x| x < height * (1.0 - 1e-9)).count();
+        assert!(below >= 1 && under == below, "m = {m}: {below} mappers below the plateau, {under} parts below it");
+        let direct = makespan_of(&p, &solved.alpha);
+        assert!(close(direct, solved.makespan(), 1e-9), "m = {m}: reported {} vs implied {direct}", solved.makespan());
+        let lp = interior_point_whole(&p, Budget::FORM.general_work).unwrap();
+        assert!(
+            close(solved.makespan(), lp.makespan(), 2.0 * GENERAL_RTOL),
+            "m = {m}: plateau {} vs general LP {}",
+            solved.makespan(),
+            lp.makespan()
+        );
+    }
+}
+
 /// The general LP on a random list of 1452 mappers without start-ups
 /// (S = 0), which the chain also proves: its dual bound over the box of
 /// every part of a unit load fell short of its schedule by 2.0 × 10⁻⁹ and
@@ -978,7 +1027,7 @@ fn long_falling_chains_are_proved() {
         let ours = solve(&p).unwrap_or_else(|e| panic!("m = {m}: {e}"));
         let want = match plateau {
             None => Method::Chain,
-            Some(plateau) => Method::Plateau { plateau },
+            Some(plateau) => Method::Plateau { plateau, below: 0 },
         };
         assert_eq!(ours.method, want, "m = {m}");
         assert!(close(ours.makespan(), highs, GENERAL_RTOL), "m = {m}: ours {} vs HiGHS {highs}", ours.makespan());
@@ -1626,7 +1675,7 @@ fn plateau_and_descent_equal_the_general_lp() {
         // With no mapper idle the shape is the chain after a plateau.
         let (plateau, working, level) = match ours.method {
             Method::PlateauDescent { plateau, working, level } => (plateau, working, level),
-            Method::Plateau { plateau } => (plateau, m, 0),
+            Method::Plateau { plateau, .. } => (plateau, m, 0),
             other => panic!("{other:?}"),
         };
         assert_eq!(level, want_level, "m = {m}, r = {r}: level steps");

@@ -349,6 +349,9 @@ describe('mapreduce: loading and the public example', () => {
 
 // ---- 2. the page and the native CLI -----------------------------------------------------------
 
+/** 100 random map rates (0.5 to 1.5 × 10⁻⁵ s/B, the native tests' stream from seed 3, to three digits): only the general LP proves their shuffle (tests/mapreduce.rs, GENERAL_ONLY). */
+const RANDOM_RATES = '6.13e-06,8.25e-06,1.23e-05,8.46e-06,1.12e-05,8.8e-06,1e-05,9.84e-06,1.05e-05,1.2e-05,1.47e-05,1.38e-05,7.54e-06,1.26e-05,1.4e-05,1.35e-05,7.47e-06,1.27e-05,9.42e-06,1.29e-05,7.31e-06,9.41e-06,1.41e-05,9.86e-06,6.92e-06,9.58e-06,9.16e-06,7.95e-06,1.24e-05,9.6e-06,7.66e-06,1.31e-05,1.14e-05,7.84e-06,7.7e-06,7.91e-06,5.14e-06,9.6e-06,5.38e-06,1.16e-05,1.01e-05,1.32e-05,1.04e-05,1.33e-05,1.22e-05,9.12e-06,1.48e-05,1.18e-05,1.43e-05,1.34e-05,1.28e-05,1.38e-05,1.48e-05,5.77e-06,1.05e-05,8.38e-06,7.56e-06,9.89e-06,9.32e-06,8.02e-06,1.33e-05,7.64e-06,5.23e-06,8.74e-06,1.42e-05,1.35e-05,1.32e-05,1.32e-05,1.14e-05,7.5e-06,5.8e-06,7.43e-06,1.17e-05,6.95e-06,1.1e-05,1.24e-05,1.15e-05,5.87e-06,9.29e-06,5.79e-06,1.17e-05,1.25e-05,6.54e-06,8.57e-06,5.71e-06,5.8e-06,8.42e-06,7.56e-06,8.36e-06,1.32e-05,1.48e-05,1.38e-05,1.31e-05,6.75e-06,1.26e-05,1.12e-05,8.15e-06,7.97e-06,6.92e-06,9.7e-06';
+
 const CASES = [
   {},
   EXAMPLE,
@@ -362,8 +365,10 @@ const CASES = [
   { mappers: 'heterogeneous' },
   { mappers: 'heterogeneous', a_map_list: '1,1,2,2', r: '4', l: '2', V: '100', S: '1', C: '1', gamma: '1', s_map: '0', a_red: '0', s_red: '0' },
   { mappers: 'heterogeneous', a_map_list: '5e-6,1e-5,2e-5,4e-5,8e-5', r: '20', l: '3' },
-  // 100 mappers of two speeds in turn: the general LP
+  // 100 mappers of two speeds in turn: a plateau of the fast ones over the slow ones (the general LP's before)
   { mappers: 'heterogeneous', a_map_list: Array.from({ length: 100 }, (_, i) => (i % 2 ? '2e-5' : '1e-5')).join(','), r: '40', l: '20', V: '1e10', S: '5', gamma: '0.5' },
+  // 100 mappers of random rates: the general LP
+  { mappers: 'heterogeneous', a_map_list: RANDOM_RATES, r: '40', l: '20', V: '1e10', S: '5', gamma: '0.5' },
 ];
 
 async function cli(command, params) {
@@ -581,8 +586,11 @@ describe('mapreduce: sweeps', () => {
  */
 const GENERAL_SECONDS = { mappers: 'heterogeneous', a_map_list: Array.from({ length: 3000 }, (_, i) => (i < 1500 ? '2e-5' : '1e-5')).join(','), r: '44', l: '18', V: '5e10', S: '5.6', gamma: '0.6' };
 
-/** 100 mappers of two speeds in turn (1 and 2 × 10⁻⁵ s/B), 40 reducers in two groups: the general LP's, in milliseconds. */
+/** 100 mappers of two speeds in turn (1 and 2 × 10⁻⁵ s/B), 40 reducers in two groups: a plateau of the fast ones over the slow ones (the general LP's before). */
 const TWO_SPEEDS = { mappers: 'heterogeneous', a_map_list: Array.from({ length: 100 }, (_, i) => (i % 2 ? '2e-5' : '1e-5')).join(','), r: '40', l: '20', V: '1e10', S: '5', gamma: '0.5' };
+
+/** The same system with 100 random rates: the general LP's, in milliseconds. */
+const RANDOM_LIST = { ...TWO_SPEEDS, a_map_list: RANDOM_RATES };
 
 describe('mapreduce: long evaluations run in a worker', () => {
   // Issue 13: every call on the page's thread is quick. quickReport defers
@@ -797,7 +805,8 @@ describe('mapreduce: every valid input is answered (issue 16)', () => {
     // Parts falling from the first mapper, a level run of 84, falling
     // again (the general LP's before).
     [{ m: '109', r: '94', l: '93', V: '3.55643e8', S: '3.72034', gamma: '0.386189' }, /Solved by parts falling from the first mapper as fast as the start-ups allow to mapper 108 \(level for 84 steps, .*\), the last mapper idle/],
-    [TWO_SPEEDS, /Solved by the general LP: .* proved optimal by a dual bound to 10⁻⁹/],
+    [RANDOM_LIST, /Solved by the general LP: .* proved optimal by a dual bound to 10⁻⁹/],
+    [TWO_SPEEDS, /Solved by the chain after a plateau: 2 of the first 3 mappers take equal parts, and the slower one between them finishes as late as the next mapper allows/],
     // One reducer group, parts falling from S/c over 2399 mappers: the
     // chain as a banded system (refused before: the general LP's gap 0.50).
     [{ m: '2399', r: '4', l: '4', V: '9.7159e10', S: '6.8', gamma: '0.6552' }, /Solved by the chain method/],

@@ -736,7 +736,7 @@ pub(super) fn plateau_descent_in(
     // With no mapper idle and no level step the shape is the chain after a plateau.
     let level = best.levels().len();
     let method = if best.working == m && level == 0 {
-        Method::Plateau { plateau: best.plateau }
+        Method::Plateau { plateau: best.plateau, below: 0 }
     } else {
         Method::PlateauDescent { plateau: best.plateau, working: best.working, level }
     };

@@ -17,7 +17,7 @@
 
 use crate::chart::Chart;
 use crate::error::{ModelError, ParamError};
-use crate::format::{plural, sig};
+use crate::format::{count, plural, sig};
 use crate::spec::{
     AppliesWhen, ChoiceOption, Level, MapPreset, ModelSpec, ParamKind, ParamSpec, Params, Preset, PresetGroup,
     PresetValue, Range, Remark, Scale, SweepSpec,
@@ -815,9 +815,14 @@ impl Model for MapReduce {
                 plural(working as f64, "mapper", "mappers"),
                 idle_after(working)
             ),
-            Method::Plateau { plateau } => format!(
+            Method::Plateau { plateau, below: 0 } => format!(
                 "the chain after a plateau: the first {} take equal parts (the windows that wrap around the mappers all hold them), every later interval as long as its largest send; proved optimal by a dual solution",
                 plural(plateau as f64, "mapper", "mappers")
+            ),
+            Method::Plateau { plateau, below } => format!(
+                "the chain after a plateau: {} of the first {plateau} mappers take equal parts, and {} as late as the next mapper allows; every later interval as long as its largest send; proved optimal by a dual solution",
+                count((plateau - below) as f64),
+                if below == 1 { "the slower one between them finishes".to_string() } else { format!("the {} slower ones between them finish", count(below as f64)) }
             ),
             Method::PlateauIdle { working } => format!(
                 "equal parts on the first {}, {}: start-ups outlast the transfers, and every later reducer group receives the same from each working mapper; proved optimal by a dual solution",

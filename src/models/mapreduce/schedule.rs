@@ -203,8 +203,10 @@ pub enum Method {
     /// solution.
     IdleTail { working: usize },
     /// The first `plateau` mappers take equal parts, the chain follows,
-    /// proved optimal by a dual solution.
-    Plateau { plateau: usize },
+    /// proved optimal by a dual solution; but `below` of them (slower
+    /// mappers of a list, between faster ones) fall below the plateau,
+    /// each finishing as late as the next mapper allows.
+    Plateau { plateau: usize, below: usize },
     /// Many reducer groups, start-ups outlasting transfers: the first
     /// `working` mappers take equal parts, the rest idle.
     PlateauIdle { working: usize },
@@ -895,6 +897,9 @@ fn plateau_idle_in(p: &Shuffle, windows: &std::cell::OnceCell<super::general::Wi
 enum PlateauFit {
     /// A tight interval would carry negative flow: the plateau is too short.
     Short,
+    /// A later mapper's part would pass the plateau's: this one, the first
+    /// (the plateau is too short, and in a list of rates perhaps ends there).
+    Passed(usize),
     /// Anything else (the plateau's own intervals overfull, parts below zero).
     Long,
 }
@@ -947,7 +952,7 @@ pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear) -> Option<Solutio
     if let Some(first) = near.length.filter(|&n| lo < n && n < hi) {
         match at(first) {
             Ok(solution) => proved = Some(solution),
-            Err(PlateauFit::Short) => lo = first,
+            Err(PlateauFit::Short | PlateauFit::Passed(_)) => lo = first,
             Err(PlateauFit::Long) => hi = first,
         }
     }
@@ -955,17 +960,28 @@ pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear) -> Option<Solutio
     // as a rule (under a tenth of m in 229 of 234 random shuffles, most
     // under a hundredth), and each length tried is a chain over every
     // interval (m = 4988, r = 35, ℓ = 37: a plateau of 2, 13 lengths
-    // tried by bisection over all of them).
-    let mut step = 1;
-    while proved.is_none() && lo + step < hi {
-        match at(lo + step) {
+    // tried by bisection over all of them). In a list of rates the plateau
+    // skips the slower mappers, so a length whose chain passes the plateau
+    // is followed by the length that ends at the mapper that passed it.
+    let identical = p.a.windows(2).all(|pair| pair.first() == pair.last());
+    let (mut step, mut jump) = (1, None);
+    while proved.is_none() {
+        let length = jump.take().unwrap_or(lo + step);
+        if length >= hi {
+            break;
+        }
+        match at(length) {
             Ok(solution) => proved = Some(solution),
-            Err(PlateauFit::Short) => {
-                lo += step;
+            Err(PlateauFit::Passed(first)) if !identical && first > length => {
+                lo = length;
+                jump = Some(first);
+            }
+            Err(PlateauFit::Short | PlateauFit::Passed(_)) => {
+                lo = length;
                 step *= 2;
             }
             Err(PlateauFit::Long) => {
-                hi = lo + step;
+                hi = length;
                 break;
             }
         }
@@ -974,12 +990,12 @@ pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear) -> Option<Solutio
         let mid = lo + (hi - lo) / 2;
         match at(mid) {
             Ok(solution) => proved = Some(solution),
-            Err(PlateauFit::Short) => lo = mid,
+            Err(PlateauFit::Short | PlateauFit::Passed(_)) => lo = mid,
             Err(PlateauFit::Long) => hi = mid,
         }
     }
     let proved = proved.or_else(|| at(hi).ok());
-    if let Some(Method::Plateau { plateau }) = proved.as_ref().map(|s| s.method) {
+    if let Some(Method::Plateau { plateau, .. }) = proved.as_ref().map(|s| s.method) {
         near.length = Some(plateau);
     }
     proved
@@ -992,6 +1008,11 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
     Passes::retried(|how, lost| plateau_passes(p, sc, plateau, how, lost))
 }
 
+/// Rounds of re-reading the largest senders (and which mappers fall below
+/// a plateau) before a plateau's chain is taken as settled.
+#[cfg(feature = "full")]
+const PLATEAU_ROUNDS: usize = 8;
+
 #[cfg(feature = "full")]
 fn plateau_passes(
     p: &Shuffle,
@@ -1000,25 +1021,57 @@ fn plateau_passes(
     how: Passes,
     lost: &mut f64,
 ) -> Result<Solution, PlateauFit> {
-    use PlateauFit::{Long, Short};
+    use PlateauFit::{Long, Passed, Short};
     let iv = p.intervals;
     let m = iv.m();
     let mut h: Vec<usize> = (1..m).collect();
     let mut x = vec![0.0; m];
+    // Mappers before the last of the plateau that fall below it (their
+    // intervals tight): a slower mapper between faster ones of a list.
+    let mut below = vec![false; plateau];
+    let identical = sc.a.windows(2).all(|pair| pair.first() == pair.last());
     let mut settled = false;
-    for _round in 0..8 {
-        let swept = plateau_affine_chain(sc, &h, plateau, &mut x).ok_or(Long)?;
+    for _round in 0..PLATEAU_ROUNDS {
+        let swept = plateau_affine_chain(sc, &h, plateau, &below, &mut x).ok_or(Long)?;
         *lost = lost.max(swept);
-        if how == Passes::Banded && swept > CANCELLATION_LIMIT {
+        if how == Passes::Banded && swept > CANCELLATION_LIMIT && !below.contains(&true) {
             banded_chain(sc, &h, plateau, &mut x);
         }
         let front = iv.largest_senders_to(&x, m - 1);
         let mut changed = false;
         for (n, (slot, &best)) in h.iter_mut().zip(&front).enumerate() {
             let (now, top) = (value(&x, *slot), value(&x, best));
-            if n + 1 >= plateau && top > now + 1e-12 * top.abs() {
+            let tight = n + 1 >= plateau || below.get(n).copied().unwrap_or(false);
+            if tight && top > now + 1e-12 * top.abs() {
                 *slot = best;
                 changed = true;
+            }
+        }
+        // A plateau mapper whose interval would be short at the plateau's
+        // part falls below it; a mapper below whose part passes it rises
+        // (identical mappers keep their plateau whole).
+        // One sweep back from p, each part the least of the plateau's and
+        // what the next part allows.
+        let level = value(&x, plateau);
+        let mut next = level;
+        for k in (1..plateau).rev().filter(|_| !identical) {
+            let reach = (value(&sc.a, k + 1) * next + sc.s - sc.c * level) / value(&sc.a, k);
+            let slot = below.get_mut(k - 1).ok_or(Long)?;
+            let falls = if *slot { reach < level * (1.0 + 1e-12) } else { reach < level * (1.0 - 1e-12) };
+            if falls != *slot {
+                *slot = falls;
+                changed = true;
+            }
+            next = if falls { reach } else { level };
+        }
+        // A mapper below the plateau is as late as the plateau allows: its
+        // window's largest part is the plateau's (the newest plateau
+        // mapper in it), or its own where the window holds none.
+        for k in (1..plateau).filter(|&k| below.get(k - 1).copied().unwrap_or(false)) {
+            let on = |j: &usize| !below.get(j - 1).copied().unwrap_or(true);
+            if h.get(k - 1).is_some_and(|hk| !on(hk)) {
+                let newest = iv.senders(k).flat_map(|s| s.lo..=s.hi).filter(on).max().unwrap_or(k);
+                *h.get_mut(k - 1).ok_or(Long)? = newest;
             }
         }
         if !changed {
@@ -1032,10 +1085,10 @@ fn plateau_passes(
     if x.iter().any(|&v| v < -1e-12) {
         return Err(Long);
     }
-    let top = x.first().copied().unwrap_or(0.0);
+    let top = value(&x, plateau);
     // The plateau must be the largest part (every window touching it ties there).
-    if x.iter().any(|&v| v > top * (1.0 + 1e-12)) {
-        return Err(Short);
+    if let Some(first) = x.iter().position(|&v| v > top * (1.0 + 1e-12)) {
+        return Err(Passed(first + 1));
     }
     let largest = iv.largest_senders(&x);
     let mut tight: Vec<usize> = h.clone();
@@ -1072,59 +1125,100 @@ fn plateau_passes(
         b.1 += f_p.1;
     }
     *flows.last_mut().ok_or(Long)? = (1.0, 0.0);
-    // Σ_{j ≤ p} coverage: A_p F_p + c Φ = p w.
-    let phi = bucket.iter().take(plateau).fold((0.0, 0.0), |acc, b| (acc.0 + b.0, acc.1 + b.1));
+    // Before p, forward from F_0 = 0: no flow through the plateau's slack
+    // intervals; a mapper below it gains (w − c Y_k)/A_k, Y_k what it
+    // tops alone, and its interval's flow goes to the plateau. In the
+    // plateau's equation below, E = Σ_{plateau j} A_j F_{j−1} − c Σ_{below} F_k.
+    let (mut before, mut e) = ((0.0f64, 0.0f64), (0.0f64, 0.0f64));
+    for k in 1..=plateau {
+        let a_k = *sc.a.get(k - 1).ok_or(Long)?;
+        if below.get(k - 1).copied().unwrap_or(false) {
+            if below.get(h.get(k - 1).ok_or(Long)?.checked_sub(1).ok_or(Long)?).copied().unwrap_or(true) {
+                return Err(Long); // its window's largest part is not the plateau's
+            }
+            let by = *bucket.get(k - 1).ok_or(Long)?;
+            before = (before.0 - sc.c * by.0 / a_k, before.1 + (1.0 - sc.c * by.1) / a_k);
+            *flows.get_mut(k - 1).ok_or(Long)? = before;
+            e = (e.0 - sc.c * before.0, e.1 - sc.c * before.1);
+        } else {
+            e = (e.0 + a_k * before.0, e.1 + a_k * before.1);
+            before = (0.0, 0.0);
+        }
+    }
+    // Σ over the plateau's mappers of their coverage: A_p F_p + c Φ = |P| w + E.
+    let on = |k: usize| !below.get(k).copied().unwrap_or(false);
+    let phi = bucket
+        .iter()
+        .take(plateau)
+        .enumerate()
+        .filter(|&(k, _)| on(k))
+        .fold((0.0, 0.0), |acc, (_, b)| (acc.0 + b.0, acc.1 + b.1));
+    let count = (0..plateau).filter(|&k| on(k)).count() as f64;
     let a_p = *sc.a.get(plateau - 1).ok_or(Long)?;
-    let w = (a_p * f_p.0 + sc.c * phi.0) / (plateau as f64 - a_p * f_p.1 - sc.c * phi.1);
+    let w = (a_p * f_p.0 + sc.c * phi.0 - e.0) / (count - a_p * f_p.1 - sc.c * phi.1 + e.1);
     if !w.is_finite() {
         return Err(Long);
     }
     let (at_w, swept) = at(flows.iter().copied(), w);
     *lost = lost.max(swept);
     // Where the sweep cancelled too many digits, the system as it stands.
-    let (flows, w) = if how == Passes::Banded && swept > CANCELLATION_LIMIT {
+    let (flows, w) = if how == Passes::Banded && swept > CANCELLATION_LIMIT && !below.contains(&true) {
         banded_duals(sc, &h, &tail, plateau, 1.0).ok_or(Long)?
     } else {
         (at_w, w)
     };
     // Flows through the tight intervals must be ≥ 0.
-    if flows.iter().skip(plateau - 1).any(|&f| f < -CERTIFICATE_TOL) {
+    if flows.iter().any(|&f| f < -CERTIFICATE_TOL) {
         return Err(Short);
     }
     // The plateau's split: supplies (an interval's flow over the plateau
-    // members of its window) to demands w/c (and (w − A_p F_p)/c at p).
-    let fp = *flows.get(plateau - 1).ok_or(Long)?;
-    if !plateau_split(&iv, plateau, &tight, &flows, w, fp, a_p, sc.c) {
+    // members of its window) to demands (w + A_j F_{j−1})/c at j < p,
+    // (w − A_p (F_p − F_{p−1}))/c at p, none below the plateau.
+    let flow = |n: usize| if n == 0 { 0.0 } else { flows.get(n - 1).copied().unwrap_or(0.0) };
+    let demand = |j: usize| match j {
+        j if !on(j - 1) => 0.0,
+        j if j < plateau => (w + value(&sc.a, j) * flow(j - 1)) / sc.c,
+        _ => (w - a_p * (flow(plateau) - flow(plateau - 1))) / sc.c,
+    };
+    if !plateau_split(&iv, plateau, &tight, &flows, &below, &demand) {
         return Err(Long);
     }
-    let dual = w + sc.s * startup_weight(&flows, plateau);
+    let dual = w + sc.s * startup_weight(&flows, 1);
     let primal = t.last().copied().ok_or(Long)?;
     if (primal - dual).abs() > CERTIFICATE_TOL * scale {
         return Err(Long);
     }
-    Ok(p.unscale(sc, x.iter().map(|v| v.max(0.0)).collect(), t, tight, Method::Plateau { plateau }))
+    let below = below.iter().filter(|&&b| b).count();
+    Ok(p.unscale(sc, x.iter().map(|v| v.max(0.0)).collect(), t, tight, Method::Plateau { plateau, below }))
 }
 
 /// Whether the flows of the intervals whose largest senders tie on the
-/// plateau 1..=p can be split among its mappers so that each j < p gets
-/// w/c and mapper p gets (w − A_p F_p)/c: earliest deadline first over
+/// plateau 1..=p can be split among its mappers (not those `below` it) to
+/// meet each one's `demand`: earliest deadline first over
 /// the windows (each a range of mappers), exact for interval supplies;
 /// where some window wraps around the mappers, Hall's condition on arcs
 /// or a maximum flow ([`split_feasible`]).
-#[allow(clippy::too_many_arguments)]
 #[cfg(feature = "full")]
-fn plateau_split(iv: &Intervals, p: usize, tight: &[usize], flows: &[f64], w: f64, fp: f64, a_p: f64, c: f64) -> bool {
+fn plateau_split(
+    iv: &Intervals,
+    p: usize,
+    tight: &[usize],
+    flows: &[f64],
+    below: &[bool],
+    demand: &dyn Fn(usize) -> f64,
+) -> bool {
     let m = iv.m();
+    let under = |k: usize| below.get(k.wrapping_sub(1)).copied().unwrap_or(false);
     // (first member, last member, amount)
     let mut supplies: Vec<(usize, usize, f64)> = Vec::new();
     let mut wrapped: Vec<(Vec<(usize, usize)>, f64)> = Vec::new();
     for (i, &k) in tight.iter().enumerate() {
         let n = i + 1;
-        if k > p || k == 0 {
+        if k > p || k == 0 || under(k) {
             continue;
         }
         let amount = if n < m {
-            if n < p {
+            if n < p && !under(n) {
                 continue; // slack: no flow
             }
             flows.get(n - 1).copied().unwrap_or(0.0)
@@ -1140,12 +1234,11 @@ fn plateau_split(iv: &Intervals, p: usize, tight: &[usize], flows: &[f64], w: f6
             _ => wrapped.push((ranges, amount)),
         }
     }
-    let demand = |j: usize| if j < p { w / c } else { (w - a_p * fp) / c };
     if !wrapped.is_empty() {
         wrapped.extend(supplies.iter().map(|&(lo, hi, amount)| (vec![(lo, hi)], amount)));
-        return split_feasible(p, &wrapped, &demand);
+        return split_feasible(p, &wrapped, demand);
     }
-    ranges_split(p, &supplies, &demand)
+    ranges_split(p, &supplies, demand)
 }
 
 /// Whether supplies, each over one range [lo, hi] of positions 1..=p, can
@@ -1865,18 +1958,28 @@ const BANDED_WORK: f64 = 8e6;
 /// x with A_{k+1} x_{k+1} = A_k x_k − S + c x_{h(k)} for k < m and Σx = 1,
 /// as x = a + b x_1. Returns what the sweep loses ([`CANCELLATION_LIMIT`]).
 fn affine_chain(sc: &Scaled, h: &[usize], x: &mut [f64]) -> Option<f64> {
-    plateau_affine_chain(sc, h, 1, x)
+    plateau_affine_chain(sc, h, 1, &[], x)
 }
 
-/// The same with x_1 = … = x_p (a plateau: those intervals slack), the
-/// intervals from p on tight.
-fn plateau_affine_chain(sc: &Scaled, h: &[usize], plateau: usize, x: &mut [f64]) -> Option<f64> {
+/// The same with a plateau: x_1 = … = x_p = H (those intervals slack), the
+/// intervals from p on tight, as x = a + b H; but a mapper k < p marked
+/// `below` (`below[k − 1]`; none where it is empty) is under the plateau
+/// instead, its interval tight at the plateau's part (its window must
+/// hold the plateau, or only itself): x_k = (A_{k+1} x_{k+1} + S − cH)/A_k.
+fn plateau_affine_chain(sc: &Scaled, h: &[usize], plateau: usize, below: &[bool], x: &mut [f64]) -> Option<f64> {
     let m = x.len();
-    let mut ab: Vec<(f64, f64)> = Vec::with_capacity(m);
-    ab.push((0.0, 1.0));
+    let mut ab: Vec<(f64, f64)> = vec![(0.0, 1.0); plateau.min(m)];
+    for k in (1..plateau).rev().filter(|&k| below.get(k - 1).copied().unwrap_or(false)) {
+        let (ak, ak1) = (*sc.a.get(k - 1)?, *sc.a.get(k)?);
+        let (a1, b1) = *ab.get(k)?;
+        *ab.get_mut(k - 1)? = match *h.get(k - 1)? {
+            top if top == k => ((ak1 * a1 + sc.s) / (ak + sc.c), ak1 * b1 / (ak + sc.c)),
+            top if !*below.get(top.checked_sub(1)?)? => ((ak1 * a1 + sc.s) / ak, (ak1 * b1 - sc.c) / ak),
+            _ => return None,
+        };
+    }
     for (k, &hk) in h.iter().enumerate() {
         if k + 1 < plateau {
-            ab.push((0.0, 1.0));
             continue;
         }
         let (&(a_k, b_k), &(a_h, b_h)) = (ab.get(k)?, ab.get(hk.checked_sub(1)?)?);
