@@ -92,18 +92,23 @@ REGIMES = [
 ]
 
 
-# (label, seed, m, r, l, V, S, gamma) for --lists: per-mapper rates in random
-# order that only the general LP solves (the chain's and the shaped methods'
-# certificates fail); the widest bisections take it seconds: the last two
-# (1.6 and 6.0 × 10⁸ operations a factorisation of the compact form) about
-# 7.5 and 5 s natively, the third's parts tying in plateaus that its
-# relaxations give up on, the last through ten relaxations (34 s solved
-# whole).
+# (label, seed, m, r, l, V, S, gamma, speeds) for --lists: per-mapper rates in
+# random order, uniform from 0.5 to 1.5 × 10⁻⁵ s/B (speeds 0), or of 2 or 3
+# speeds from 1 to 2 × 10⁻⁵ s/B. The first four only the general LP solves
+# (the chain's and the shaped methods' certificates fail); the widest
+# bisections take it seconds: the third and fourth (1.6 and 6.0 × 10⁸
+# operations a factorisation of the compact form) about 7.5 and 5 s
+# natively, the third's parts tying in plateaus that its relaxations give up
+# on, the fourth through ten relaxations (34 s solved whole). The last two,
+# the general LP's before too, are a plateau of the fastest front mappers
+# with the slower ones between them below it.
 LISTS = [
-    ("S = 0: m = 1452, r = 27, l = 15", 3, 1452, 27, 15, 1.269e10, 0.0, 1.889e-2),
-    ("m = 582, r = 210, l = 39", 3, 582, 210, 39, 1.485e9, 0.8543, 0.1347),
-    ("m = 1498, r = 313, l = 223", 4, 1498, 313, 223, 1.537e8, 0.1719, 7.511e-2),
-    ("m = 3000, r = 400, l = 300", 7, 3000, 400, 300, 1e9, 0.1, 1.0),
+    ("S = 0: m = 1452, r = 27, l = 15", 3, 1452, 27, 15, 1.269e10, 0.0, 1.889e-2, 0),
+    ("m = 582, r = 210, l = 39", 3, 582, 210, 39, 1.485e9, 0.8543, 0.1347, 0),
+    ("m = 1498, r = 313, l = 223", 4, 1498, 313, 223, 1.537e8, 0.1719, 7.511e-2, 0),
+    ("m = 3000, r = 400, l = 300", 7, 3000, 400, 300, 1e9, 0.1, 1.0, 0),
+    ("two speeds, plateau over slower mappers: m = 500, r = 250, l = 100", 3, 500, 250, 100, 1e10, 1.0, 0.1, 2),
+    ("three speeds, plateau over slower mappers: m = 500, r = 250, l = 100", 3, 500, 250, 100, 3e10, 1.0, 0.1, 3),
 ]
 
 
@@ -166,9 +171,10 @@ def regimes(lists=False):
     cases = [(label, m, r, l, v, s, gamma, None) for label, m, r, l, v, s, gamma in REGIMES]
     if lists:
         cases = []
-        for label, seed, m, r, l, v, s, gamma in LISTS:
+        for label, seed, m, r, l, v, s, gamma, speeds in LISTS:
             draw = uniform(seed)
-            cases.append((label, m, r, l, v, s, gamma, [1e-5 * (0.5 + next(draw)) for _ in range(m)]))
+            rate = (lambda u: 0.5 + u) if speeds == 0 else (lambda u, k=speeds: 1 + (u * k) // 1 / (k - 1))
+            cases.append((label, m, r, l, v, s, gamma, [1e-5 * rate(next(draw)) for _ in range(m)]))
     for label, m, r, l, v, s, gamma, a_map in cases:
         t0 = time.perf_counter()
         highs = solve(m, r, l, v, s, gamma, a_map and [a + 1e-2 / 16e6 for a in a_map])

@@ -850,7 +850,7 @@ fn capped_levels_equal_the_general_lp_on_random_lists() {
 /// bound; before, only it solved these), and its parts imply the length it
 /// reports. Mappers of two speeds in turn (100, r = 40, ℓ = 20, V = 10¹⁰,
 /// S = 5 s, γ = 0.5); random lists of 500 (1 or 2, and 1, 1.5 or 2 × 10⁻⁵
-/// s/B, r = 250, ℓ = 100, V = 10¹⁰, S = 1 s, γ = 1).
+/// s/B, r = 250, ℓ = 100, V = 10¹⁰, S = 1 s, γC = 10⁻⁷ s/B).
 #[test]
 fn plateaus_over_slower_mappers_equal_the_general_lp() {
     let in_turn: Vec<f64> = (0..100).map(|i| if i % 2 == 0 { 1e-5 } else { 2e-5 } + 1e-2 / 16e6).collect();
