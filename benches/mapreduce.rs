@@ -223,5 +223,29 @@ fn capped_levels(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, shuffle, sweep, mappers, capped_levels);
+/// Random lists of two and three speeds (1 or 2, and 1, 1.5 or 2 × 10⁻⁵
+/// s/B in random order, the native tests' stream) whose map time outweighs
+/// the start-ups (V = 10¹⁰, S = 1 s): a plateau of the fastest front
+/// mappers with the slower ones between them below it (the general LP's
+/// before: 0.4 to 0.6 s at m = 500, r = 250, ℓ = 100).
+fn plateaus_over_slower_mappers(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mapreduce/solve a random list (plateau over slower mappers)");
+    for speeds in [2u64, 3] {
+        let (m, r, l) = (500usize, 250usize, 100usize);
+        let mut seed = 3u64;
+        let a: Vec<f64> = (0..m)
+            .map(|_| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let u = (seed >> 33) as f64 / (1u64 << 31) as f64;
+                1e-5 * (1.0 + (u * speeds as f64).floor() / (speeds - 1) as f64) + 1e-2 / 16e6
+            })
+            .collect();
+        let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a, s: 1.0, c: 0.1 * 1e-6 / r as f64, v: 1e10 };
+        group
+            .bench_function(format!("{speeds} speeds m={m} r={r} l={l}"), |b| b.iter(|| solve(black_box(&p)).unwrap()));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, shuffle, sweep, mappers, capped_levels, plateaus_over_slower_mappers);
 criterion_main!(benches);

@@ -848,11 +848,13 @@ fn capped_levels_equal_the_general_lp_on_random_lists() {
 /// one allows, and the chain follows. Each equals the general LP's optimum
 /// (the interior-point method on the compact form, proved by its own dual
 /// bound; before, only it solved these), and its parts imply the length it
-/// reports. Mappers of two speeds in turn (100, r = 40, ℓ = 20, V = 10¹⁰,
+/// reports, and the search for the best first mappers finds what brute
+/// force finds. Mappers of two speeds in turn (100, r = 40, ℓ = 20, V = 10¹⁰,
 /// S = 5 s, γ = 0.5); random lists of 500 (1 or 2, and 1, 1.5 or 2 × 10⁻⁵
 /// s/B, r = 250, ℓ = 100, V = 10¹⁰, S = 1 s, γC = 10⁻⁷ s/B).
 #[test]
 fn plateaus_over_slower_mappers_equal_the_general_lp() {
+    use isoperf::models::mapreduce::mappers::{best_prefix, prefix_lower_bounds, MapperSearch, SEARCH_INTERVALS};
     let in_turn: Vec<f64> = (0..100).map(|i| if i % 2 == 0 { 1e-5 } else { 2e-5 } + 1e-2 / 16e6).collect();
     let random = |speeds: f64| {
         let mut next = uniform(3);
@@ -881,6 +883,24 @@ fn plateaus_over_slower_mappers_equal_the_general_lp() {
             solved.makespan(),
             lp.makespan()
         );
+        // The best first mappers: the counts near m are plateaus over
+        // slower mappers too (before, past the search's budget for the
+        // general LP at m = 500: not shown). Brute force over every count
+        // its lower bound leaves.
+        let search = best_prefix(&p, solved.makespan(), SEARCH_INTERVALS);
+        let MapperSearch::Best { m: best, t_shuffle } = search else { panic!("m = {m}: {search:?}") };
+        let bounds = prefix_lower_bounds(&p.a, r, l, s, c, p.v);
+        let mut all = vec![(m, solved.makespan())];
+        for k in 1..m {
+            if bounds[k - 1] <= solved.makespan() {
+                let prefix = Shuffle { intervals: Intervals::new(k, r, l).unwrap(), a: p.a[..k].to_vec(), ..p.clone() };
+                all.push((k, solve(&prefix).unwrap().makespan()));
+            }
+        }
+        let shortest = all.iter().map(|&(_, t)| t).fold(f64::INFINITY, f64::min);
+        let brute = all.iter().filter(|&&(_, t)| t <= shortest * (1.0 + 1e-12)).map(|&(k, _)| k).min().unwrap();
+        assert_eq!(best, brute, "m = {m}");
+        assert!(close(t_shuffle, shortest, 1e-12), "m = {m}: {t_shuffle} vs {shortest}");
     }
 }
 

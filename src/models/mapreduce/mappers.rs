@@ -233,7 +233,8 @@ fn report_spent(whole: usize, left: usize, reported: &mut f64) {
 /// list): [`search`] over the counts below m, with the bounds of
 /// [`prefix_lower_bounds`], each count solved by the chain, the start-up
 /// bound and the chain with an idle tail (a few passes over the intervals
-/// each), or else by parts capped at one level (some sixty levels' passes
+/// each), or else by a plateau (over slower mappers: the lengths tried
+/// from the count before's), or else by parts capped at one level (some sixty levels' passes
 /// over the mappers: the start-up bound counts just above a random list's
 /// best), or else by the general LP where its factorisations fit what is
 /// left of the budget (tens of milliseconds at 160 mappers); a count none
@@ -243,6 +244,7 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
     let (m, r, l) = (shuffle.intervals.m(), shuffle.intervals.r(), shuffle.intervals.width());
     let mut bounds = prefix_lower_bounds(&shuffle.a, r, l, shuffle.s, shuffle.c, shuffle.v);
     bounds.truncate(m.saturating_sub(1));
+    let mut plateau = PlateauNear::default();
     search(&bounds, Some((m, t_all)), list_budget(&shuffle.intervals, budget), |k, left| {
         let iv = Intervals::new(k, r, l)?;
         *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
@@ -252,6 +254,15 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
         let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
         *left = left.saturating_sub(banded as usize);
         single
+            .or_else(|| {
+                // A plateau over slower mappers, its length tried first
+                // the count before's: each length a few passes.
+                let pass = iv.count().saturating_mul(PLATEAU_TRY_PASSES);
+                (*left >= pass).then_some(())?;
+                let solved = plateau_method(&prefix, &mut plateau);
+                *left = left.saturating_sub(pass.saturating_mul(plateau.tried));
+                solved
+            })
             .or_else(|| capped_level_charged(&prefix, left))
             .or_else(|| general_charged(&prefix, left))
             .map(|sol| sol.makespan())
