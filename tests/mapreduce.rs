@@ -25,7 +25,7 @@ use microlp::{ComparisonOp, OptimizationDirection, Problem};
 use proptest::prelude::*;
 
 mod common;
-use common::{close, evaluate, num, random_rates, raw, uniform};
+use common::{close, evaluate, num, random_rates, raw, uniform, RANDOM_RATES};
 
 /// The public example's values are exact rationals; f64 arithmetic of a few
 /// dozen operations keeps them to this.
@@ -334,19 +334,6 @@ const GENERAL_ONLY: [(&str, &str); 7] = [
     ("S", "5"),
     ("gamma", "0.5"),
 ];
-
-/// 100 random map rates (s/B).
-const RANDOM_RATES: &str = concat!(
-    "6.13e-06,8.25e-06,1.23e-05,8.46e-06,1.12e-05,8.8e-06,1e-05,9.84e-06,1.05e-05,1.2e-05,1.47e-05,1.38e-05,",
-    "7.54e-06,1.26e-05,1.4e-05,1.35e-05,7.47e-06,1.27e-05,9.42e-06,1.29e-05,7.31e-06,9.41e-06,1.41e-05,9.86e-06,",
-    "6.92e-06,9.58e-06,9.16e-06,7.95e-06,1.24e-05,9.6e-06,7.66e-06,1.31e-05,1.14e-05,7.84e-06,7.7e-06,7.91e-06,",
-    "5.14e-06,9.6e-06,5.38e-06,1.16e-05,1.01e-05,1.32e-05,1.04e-05,1.33e-05,1.22e-05,9.12e-06,1.48e-05,1.18e-05,",
-    "1.43e-05,1.34e-05,1.28e-05,1.38e-05,1.48e-05,5.77e-06,1.05e-05,8.38e-06,7.56e-06,9.89e-06,9.32e-06,8.02e-06,",
-    "1.33e-05,7.64e-06,5.23e-06,8.74e-06,1.42e-05,1.35e-05,1.32e-05,1.32e-05,1.14e-05,7.5e-06,5.8e-06,7.43e-06,",
-    "1.17e-05,6.95e-06,1.1e-05,1.24e-05,1.15e-05,5.87e-06,9.29e-06,5.79e-06,1.17e-05,1.25e-05,6.54e-06,8.57e-06,",
-    "5.71e-06,5.8e-06,8.42e-06,7.56e-06,8.36e-06,1.32e-05,1.48e-05,1.38e-05,1.31e-05,6.75e-06,1.26e-05,1.12e-05,",
-    "8.15e-06,7.97e-06,6.92e-06,9.7e-06",
-);
 
 #[test]
 fn map_and_sweep_points_take_the_general_lp_only_within_their_budgets() {

@@ -1047,11 +1047,10 @@ fn plateau_passes(
                 changed = true;
             }
         }
-        // A plateau mapper whose interval would be short at the plateau's
-        // part falls below it; a mapper below whose part passes it rises
-        // (identical mappers keep their plateau whole).
         // One sweep back from p, each part the least of the plateau's and
-        // what the next part allows.
+        // what the next part allows: a plateau mapper whose interval would
+        // be short at the plateau's part falls below it, a mapper below
+        // whose part passes it rises (identical mappers keep it whole).
         let level = value(&x, plateau);
         let mut next = level;
         for k in (1..plateau).rev().filter(|_| !identical) {
