@@ -99,9 +99,10 @@ REGIMES = [
 # bisections take it seconds: the third and fourth (1.6 and 6.0 × 10⁸
 # operations a factorisation of the compact form) about 7.5 and 5 s
 # natively, the third's parts tying in plateaus that its relaxations give up
-# on, the fourth through ten relaxations (34 s solved whole). The last two,
+# on, the fourth through ten relaxations (34 s solved whole). The next two,
 # the general LP's before too, are a plateau of the fastest front mappers
-# with the slower ones between them below it.
+# with the slower ones between them below it; the last, the general LP's
+# before as well, parts capped at levels rising along the first mappers.
 LISTS = [
     ("S = 0: m = 1452, r = 27, l = 15", 3, 1452, 27, 15, 1.269e10, 0.0, 1.889e-2, 0),
     ("m = 582, r = 210, l = 39", 3, 582, 210, 39, 1.485e9, 0.8543, 0.1347, 0),
@@ -109,6 +110,7 @@ LISTS = [
     ("m = 3000, r = 400, l = 300", 7, 3000, 400, 300, 1e9, 0.1, 1.0, 0),
     ("two speeds, plateau over slower mappers: m = 500, r = 250, l = 100", 3, 500, 250, 100, 1e10, 1.0, 0.1, 2),
     ("three speeds, plateau over slower mappers: m = 500, r = 250, l = 100", 3, 500, 250, 100, 3e10, 1.0, 0.1, 3),
+    ("levels rising along the first mappers: m = 500, r = 250, l = 100", 3, 500, 250, 100, 1e10, 1.0, 0.1, 0),
 ]
 
 

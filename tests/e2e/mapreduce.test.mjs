@@ -592,6 +592,22 @@ const TWO_SPEEDS = { mappers: 'heterogeneous', a_map_list: Array.from({ length: 
 /** The same system with 100 random rates: the general LP's, in milliseconds. */
 const RANDOM_LIST = { ...TWO_SPEEDS, a_map_list: RANDOM_RATES };
 
+/**
+ * The native tests' random list of `m` rates (tests/common random_rates:
+ * 0.5 to 1.5 × 10⁻⁵ s/B from the 64-bit LCG's `seed`), each printed to the
+ * last digit, so the page parses the same doubles.
+ */
+function randomRates(m, seed) {
+  let s = BigInt(seed);
+  return Array.from({ length: m }, () => {
+    s = (s * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
+    return 1e-5 * (0.5 + Number(s >> 33n) / 2 ** 31);
+  });
+}
+
+/** 500 random rates (seed 3) with r = 250, ℓ = 100, V = 10¹⁰, S = 1 s: levels rising along the first mappers (the general LP's before, 0.4 s natively). */
+const RISING_LEVELS = { mappers: 'heterogeneous', a_map_list: randomRates(500, 3).join(','), r: '250', l: '100', V: '1e10', S: '1' };
+
 describe('mapreduce: long evaluations run in a worker', () => {
   // Issue 13: every call on the page's thread is quick. quickReport defers
   // what may take long (more than 2·10⁵ intervals, or the general LP)
@@ -807,6 +823,7 @@ describe('mapreduce: every valid input is answered (issue 16)', () => {
     [{ m: '109', r: '94', l: '93', V: '3.55643e8', S: '3.72034', gamma: '0.386189' }, /Solved by parts falling from the first mapper as fast as the start-ups allow to mapper 108 \(level for 84 steps, .*\), the last mapper idle/],
     [RANDOM_LIST, /Solved by the general LP: .* proved optimal by a dual bound to 10⁻⁹/],
     [TWO_SPEEDS, /Solved by the chain after a plateau: 2 of the first 3 mappers take equal parts, and the slower one between them finishes as late as the next mapper allows/],
+    [RISING_LEVELS, /Solved by parts capped at 4 levels rising along the first mappers: 23 mappers hold every window's largest part/],
     // One reducer group, parts falling from S/c over 2399 mappers: the
     // chain as a banded system (refused before: the general LP's gap 0.50).
     [{ m: '2399', r: '4', l: '4', V: '9.7159e10', S: '6.8', gamma: '0.6552' }, /Solved by the chain method/],

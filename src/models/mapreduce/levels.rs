@@ -1,7 +1,8 @@
-//! Parts capped at one level: the shape of the optimum where per-mapper
-//! rates in any order meet start-ups that outlast the transfers (a random
-//! list of rates, a gigabyte on a thousand mappers), found by one pass a
-//! level and proved optimal by a dual solution built for it.
+//! Parts capped at one level, or at levels rising along the first
+//! mappers: the shape of the optimum where per-mapper rates in any order
+//! meet start-ups that outlast the transfers (a random list of rates, a
+//! gigabyte on a thousand mappers), found by one pass a level and proved
+//! optimal by a dual solution built for it.
 //!
 //! # The shape
 //!
@@ -13,8 +14,15 @@
 //! part of interval n's window (L where the window holds a capped mapper).
 //! The intervals after capped mappers are slack. The shuffle ends at
 //! mS + A_m x_m + c Σ_{n ≥ m} M_n, which grows with L, so L is the least
-//! level at which the parts sum to one: bisection, then a secant step
-//! within the last bracket (the sum is linear there).
+//! level at which the parts sum to one: regula falsi on the sum, which is
+//! piecewise linear in L.
+//!
+//! The first ℓ intervals' windows hold only the first mappers, and so do
+//! the tail's windows that wrap onto them: a lower level there costs those
+//! windows less. So the levels may rise along the first mappers ([`staircase`]),
+//! each lower level ended by a pinned mapper whose interval is tight at
+//! the level's part (x_pin = L_j = its own reach); going back, the level
+//! drops to the pin's part there.
 //!
 //! # The proof
 //!
@@ -23,18 +31,22 @@
 //! every interval from m on), each interval's flow split among its
 //! window's mappers, and w with A_k (F_k − F_{k−1}) + c Y_k ≥ w for every
 //! mapper k, Y_k what mapper k receives; its value is
-//! w + S (m − Σ_{n<m} F_n). Complementary slackness builds one for this shape: no flow
-//! through a slack interval (after a capped mapper), each mapper that is
-//! not capped receives only from windows whose largest part it holds
-//! alone, so its flow grows by (w − c Y_k)/A_k, and the capped mappers
-//! receive what makes their constraints tight. Where the flows are
-//! non-negative, the windows can split their flows to meet the capped
-//! mappers' demands ([`super::schedule::split_feasible`]), and the value
-//! meets the schedule's length to [`GAP_RTOL`], the schedule is optimal.
+//! w + S (m − Σ_{n<m} F_n). Complementary slackness builds one for this
+//! shape: no flow through a slack interval (after a capped mapper), a
+//! pin's flow its own unknown, each mapper that is not capped receives
+//! only from windows whose largest part it holds alone, so its flow grows
+//! by (w − c Y_k)/A_k (going backward from an unknown flow at the end of
+//! its run where the mappers of the run top windows of their own), and
+//! the capped mappers receive what makes their constraints tight. Each
+//! run going backward must meet the flow before it, each level's windows
+//! its mappers' demands, and all supplies all demands: a small linear
+//! system in w and the unknown flows. Where the flows are non-negative,
+//! the windows can split their flows to meet the capped mappers' demands
+//! ([`super::schedule::split_feasible`]), and the value meets the
+//! schedule's length to [`GAP_RTOL`], the schedule is optimal.
 
 use std::cell::Cell;
 
-use super::descent::{add, at, scale, Affine2};
 use super::general::{members, windows, Window, Windows, GAP_RTOL};
 use super::schedule::{intervals_hold, split_feasible, Intervals, Method, Scaled, Shuffle, Solution, CERTIFICATE_TOL};
 
@@ -63,8 +75,9 @@ fn charge(reads: usize) {
     WORK.with(|w| w.set(w.get() + reads as f64));
 }
 
-/// Bisection steps on the level (each a few passes over the mappers):
-/// the bracket narrows to 2⁻⁶⁰ of itself, and the secant finishes it.
+/// Most steps on the level (each a few passes over the mappers), regula
+/// falsi or bisection: bisection alone narrows the bracket to 2⁻⁶⁰ of
+/// itself, and the secant finishes it.
 const BISECTIONS: usize = 60;
 
 /// Passes that re-read the windows' largest parts before a level's parts
@@ -74,24 +87,43 @@ const PASSES: usize = 12;
 
 /// The parts at level `level` (scaled), the last mapper idle or capped,
 /// and which mappers are capped; `None` where a part would be negative.
-fn parts_at(iv: &Intervals, sc: &Scaled, level: f64, last_capped: bool) -> Option<(Vec<f64>, Vec<bool>)> {
+/// A `pinned` mapper ends a lower level: its part is what the next one
+/// allows, and the mappers before it are capped at that.
+fn parts_at(
+    iv: &Intervals,
+    sc: &Scaled,
+    level: f64,
+    last_capped: bool,
+    pinned: &[bool],
+    start: Option<&[f64]>,
+) -> Option<(Vec<f64>, Vec<bool>, Vec<bool>)> {
     let m = sc.a.len();
     let mut x = vec![level; m];
     let mut capped = vec![false; m];
-    let mut largest = vec![level; m.saturating_sub(1)];
+    let mut pins = vec![false; m];
+    let mut largest = match start {
+        Some(largest) if largest.len() + 1 == m => largest.to_vec(),
+        _ => vec![level; m.saturating_sub(1)],
+    };
     for _ in 0..PASSES {
         charge(2 * m);
         let before = x.clone();
         *x.last_mut()? = if last_capped { level } else { 0.0 };
         *capped.last_mut()? = last_capped;
+        let mut cap = level;
         for n in (1..m).rev() {
             let (a_n, a_next) = (*sc.a.get(n - 1)?, *sc.a.get(n)?);
             let reach = (a_next * x.get(n)? + sc.s - sc.c * largest.get(n - 1)?) / a_n;
             if reach.is_nan() || reach < 0.0 {
                 return None;
             }
-            *x.get_mut(n - 1)? = reach.min(level);
-            *capped.get_mut(n - 1)? = reach >= level;
+            let pin = pinned.get(n - 1).copied().unwrap_or(false) && reach < cap;
+            if pin {
+                cap = reach;
+            }
+            *pins.get_mut(n - 1)? = pin;
+            *x.get_mut(n - 1)? = reach.min(cap);
+            *capped.get_mut(n - 1)? = reach >= cap;
         }
         for (top, &k) in largest.iter_mut().zip(&iv.largest_senders_to(&x, m - 1)) {
             *top = *x.get(k.checked_sub(1)?)?;
@@ -100,146 +132,306 @@ fn parts_at(iv: &Intervals, sc: &Scaled, level: f64, last_capped: bool) -> Optio
             break;
         }
     }
-    Some((x, capped))
+    Some((x, capped, pins))
 }
 
 /// The least level at which the parts sum to one, with its parts.
-fn level_parts(iv: &Intervals, sc: &Scaled, last_capped: bool) -> Option<(f64, Vec<f64>, Vec<bool>)> {
+type Parts = (Vec<f64>, Vec<bool>, Vec<bool>);
+
+/// A level found, to start the next search from: the level and the
+/// windows' largest parts there.
+#[derive(Debug, Clone, Default)]
+struct Warm {
+    level: f64,
+    largest: Vec<f64>,
+}
+
+/// The least level at which the parts sum to one, with its parts, and
+/// where a search for a shape close by would start.
+fn level_parts(iv: &Intervals, sc: &Scaled, last_capped: bool, pinned: &[bool], warm: &mut Warm) -> Option<Parts> {
     let m = sc.a.len();
-    let total = |level: f64| parts_at(iv, sc, level, last_capped).map(|(x, _)| x.iter().sum::<f64>());
-    let mut hi = 1.0 / m as f64;
-    while total(hi)? < 1.0 {
-        hi *= 2.0;
-        if hi > 1.0 {
-            return None;
+    let start = (warm.largest.len() + 1 == m).then(|| warm.largest.clone());
+    let total = |level: f64| {
+        parts_at(iv, sc, level, last_capped, pinned, start.as_deref()).map(|(x, ..)| x.iter().sum::<f64>())
+    };
+    let (mut lo, mut hi, mut sum_lo, mut sum_hi);
+    if warm.level > 0.0 {
+        // From the last level, steps growing until they bracket the one.
+        let (from, at_from) = (warm.level, total(warm.level)?);
+        let mut step = from * ((1.0 - at_from).abs() * 2.0 + 1e-12);
+        loop {
+            let to = if at_from < 1.0 { from + step } else { (from - step).max(0.0) };
+            let at_to = total(to)?;
+            if (at_to >= 1.0) != (at_from >= 1.0) || to == 0.0 {
+                (lo, sum_lo, hi, sum_hi) =
+                    if at_from < 1.0 { (from, at_from, to, at_to) } else { (to, at_to, from, at_from) };
+                break;
+            }
+            step *= 4.0;
+            if step > 1.0 {
+                return None;
+            }
         }
+    } else {
+        hi = 1.0 / m as f64;
+        while total(hi)? < 1.0 {
+            hi *= 2.0;
+            if hi > 1.0 {
+                return None;
+            }
+        }
+        lo = hi / 2.0;
+        (sum_lo, sum_hi) = (total(lo)?, total(hi)?);
     }
-    let mut lo = hi / 2.0;
-    let (mut sum_lo, mut sum_hi) = (total(lo)?, total(hi)?);
+    // Regula falsi, the Illinois way (the end that stays put has its
+    // excess halved), falling back to bisection: the sum is piecewise
+    // linear in the level, so the secant lands on one within a few steps
+    // where bisection took sixty.
+    let (mut excess_lo, mut excess_hi, mut kept) = (sum_lo - 1.0, sum_hi - 1.0, 0i8);
     for _ in 0..BISECTIONS {
-        let mid = 0.5 * (lo + hi);
+        let secant = lo - excess_lo * (hi - lo) / (excess_hi - excess_lo);
+        let mid = if secant > lo && secant < hi { secant } else { 0.5 * (lo + hi) };
         if mid <= lo || mid >= hi {
             break;
         }
         let sum = total(mid)?;
+        if (sum - 1.0).abs() <= 4.0 * f64::EPSILON {
+            (lo, sum_lo, hi, sum_hi) = (mid, sum, mid, sum);
+            break;
+        }
         if sum < 1.0 {
-            (lo, sum_lo) = (mid, sum);
+            (lo, sum_lo, excess_lo) = (mid, sum, sum - 1.0);
+            if kept == 1 {
+                excess_hi *= 0.5;
+            }
+            kept = 1;
         } else {
-            (hi, sum_hi) = (mid, sum);
+            (hi, sum_hi, excess_hi) = (mid, sum, sum - 1.0);
+            if kept == -1 {
+                excess_lo *= 0.5;
+            }
+            kept = -1;
         }
     }
     // The sum is linear within the last bracket: the secant meets one.
     let level = if sum_hi > sum_lo { lo + (1.0 - sum_lo) * (hi - lo) / (sum_hi - sum_lo) } else { hi };
-    let (mut x, capped) = parts_at(iv, sc, level.clamp(lo, hi), last_capped)?;
+    let (mut x, capped, pins) = parts_at(iv, sc, level.clamp(lo, hi), last_capped, pinned, start.as_deref())?;
     let sum: f64 = x.iter().sum();
     x.iter_mut().for_each(|v| *v /= sum);
-    Some((level / sum, x, capped))
+    warm.level = level.clamp(lo, hi) / sum;
+    warm.largest = iv.largest_senders_to(&x, m - 1).iter().map(|&k| x.get(k - 1).copied().unwrap_or(0.0)).collect();
+    Some((x, capped, pins))
 }
 
-/// The dual solution of the capped shape (see the module), checked: the
-/// dual's value where it is feasible.
-/// Affine functions are of (w, θ), θ the flow before the first capped
-/// mapper.
-fn dual_value(sc: &Scaled, (tail, front): &Windows, x: &[f64], capped: &[bool], last_capped: bool) -> Option<f64> {
-    let m = x.len();
-    let part = |k: usize| x.get(k).copied().unwrap_or(0.0);
-    let holds_capped = |w: &Window| members(w).any(|k| capped.get(k).copied().unwrap_or(false));
-    let argmax = |w: &Window| members(w).max_by(|&i, &j| part(i).total_cmp(&part(j)).then(j.cmp(&i)));
-    // What the tail's windows without a capped mapper give their largest.
-    let mut tail_given = vec![0.0; m];
-    for (w, weight) in tail {
-        if !holds_capped(w) {
-            *tail_given.get_mut(argmax(w)?)? += weight;
+/// An affine function of the dual's unknowns: its constant, then w, then
+/// θ (the flow before the first capped mapper), then each pinned
+/// mapper's flow.
+type Linear = Vec<f64>;
+
+fn plus(p: &Linear, f: f64, q: &Linear) -> Linear {
+    p.iter().zip(q).map(|(a, b)| a + f * b).collect()
+}
+
+fn value_at(p: &Linear, unknowns: &[f64]) -> f64 {
+    p.first().copied().unwrap_or(0.0) + p.iter().skip(1).zip(unknowns).map(|(a, u)| a * u).sum::<f64>()
+}
+
+/// Solves the square system Σ_j e_i[j + 1] u_j = −e_i[0] by elimination
+/// with partial pivoting.
+fn solve_square(mut rows: Vec<Linear>) -> Option<Vec<f64>> {
+    let d = rows.len();
+    for col in 0..d {
+        let pivot = (col..d).max_by(|&i, &j| {
+            let (a, b) = (rows.get(i).and_then(|r| r.get(col + 1)), rows.get(j).and_then(|r| r.get(col + 1)));
+            a.copied().unwrap_or(0.0).abs().total_cmp(&b.copied().unwrap_or(0.0).abs())
+        })?;
+        rows.swap(col, pivot);
+        let head = rows.get(col)?.clone();
+        let lead = *head.get(col + 1)?;
+        if lead.abs() < f64::MIN_POSITIVE {
+            return None;
         }
-    }
-    // The first capped mapper (0-based); every front window from it on
-    // must hold a capped mapper.
-    let first = capped.iter().position(|&c| c)?;
-    if front.iter().skip(first).any(|w| !holds_capped(w)) {
-        return None;
-    }
-    // Flows F_1 … F_{m−1} (index n − 1), affine in w and θ = F_first
-    // (the interval before the first capped mapper; none if it is mapper 1).
-    let zero: Affine2 = (0.0, 0.0, 0.0);
-    let mut flow = vec![zero; m.saturating_sub(1)];
-    let (a, c) = (&sc.a, sc.c);
-    if first > 0 {
-        // Interval n = first (1-based) ends the first run: F_first = θ; then
-        // back: F_{n−1} = F_n − (w − c Y_n)/A_n, Y_n what mapper n receives
-        // from the tail and from the intervals whose windows it tops.
-        let mut given = vec![zero; m];
-        *flow.get_mut(first - 1)? = (0.0, 0.0, 1.0);
-        let top = |n: usize| argmax(front.get(n - 1)?);
-        let mut to = top(first)?;
-        *given.get_mut(to)? = add(*given.get(to)?, *flow.get(first - 1)?);
-        for n in (1..=first).rev() {
-            let mapper = n - 1;
-            let y = add(*given.get(mapper)?, (*tail_given.get(mapper)?, 0.0, 0.0));
-            let step = (-c * y.0, 1.0 - c * y.1, -c * y.2);
-            let below = add(*flow.get(n - 1)?, scale(step, -1.0 / a.get(mapper)?));
-            if n == 1 {
-                // F_0 = 0 fixes θ in w: put it back into every flow.
-                if below.2.abs() < f64::MIN_POSITIVE {
-                    return None;
-                }
-                let (t0, tw) = (-below.0 / below.2, -below.1 / below.2);
-                for f in flow.iter_mut().take(first) {
-                    *f = (f.0 + f.2 * t0, f.1 + f.2 * tw, 0.0);
-                }
-            } else {
-                *flow.get_mut(n - 2)? = below;
-                to = top(n - 1)?;
-                *given.get_mut(to)? = add(*given.get(to)?, below);
+        for (_, row) in rows.iter_mut().enumerate().filter(|&(i, _)| i != col) {
+            let f = row.get(col + 1).copied().unwrap_or(0.0) / lead;
+            if f != 0.0 {
+                *row = plus(row, -f, &head);
             }
         }
     }
-    // After the first capped mapper: no flow through a slack interval, and
-    // a run of mappers below the level gains (w − c Y_k)/A_k each.
-    for n in first + 1..m {
-        let mapper = n - 1;
-        *flow.get_mut(n - 1)? = if *capped.get(mapper)? {
-            zero
-        } else {
-            let before = if n >= 2 { *flow.get(n - 2)? } else { zero };
-            let step = (-c * tail_given.get(mapper)?, 1.0, 0.0);
-            add(before, scale(step, 1.0 / a.get(mapper)?))
-        };
+    (0..d).map(|i| rows.get(i).and_then(|r| Some(-r.first()? / r.get(i + 1)?))).collect()
+}
+
+/// The dual solution of the capped shape (see the module), checked: the
+/// dual's value where it is feasible. `pinned` mappers (capped, their
+/// intervals tight) end each level below the top one.
+///
+/// The flows, affine in the unknowns: none through a slack interval (after
+/// a capped mapper), a pin's own unknown, and along a run of mappers below
+/// the level, each gaining (w − c Y_k)/A_k. Where no mapper of the run
+/// tops an interval's window, Y_k is the tail's alone and the run goes
+/// forward from the flow before it; otherwise backward from an unknown
+/// flow at its end, which the flow before it then fixes (an equation).
+fn dual_value(
+    sc: &Scaled,
+    (tail, front): &Windows,
+    x: &[f64],
+    capped: &[bool],
+    pinned: &[bool],
+    last_capped: bool,
+) -> Option<f64> {
+    let m = x.len();
+    let part = |k: usize| x.get(k).copied().unwrap_or(0.0);
+    let is_capped = |k: usize| capped.get(k).copied().unwrap_or(false);
+    let is_pinned = |k: usize| pinned.get(k).copied().unwrap_or(false);
+    let argmax = |w: &Window| members(w).max_by(|&i, &j| part(i).total_cmp(&part(j)).then(j.cmp(&i)));
+    if pinned.last().copied().unwrap_or(false) || !capped.contains(&true) {
+        return None; // the top level has no pin
     }
-    // Demands D_k = (w − A_k (F_k − F_{k−1}))/c, F_m = 1; they meet the
-    // supplies (the flows and the tail's weights) in all: that fixes w. An
+    // Levels: a capped mapper's is the count of pins before it.
+    let mut level_of = vec![usize::MAX; m];
+    let mut levels = 1;
+    for (k, slot) in level_of.iter_mut().enumerate() {
+        if is_capped(k) {
+            *slot = levels - 1;
+            levels += usize::from(is_pinned(k));
+        }
+    }
+    let pins = levels - 1;
+    // Which front windows (interval n − 1) a mapper below the level tops.
+    let front_top: Vec<usize> = front.iter().map(argmax).collect::<Option<_>>()?;
+    let mut tops_front = vec![false; m];
+    for &k in &front_top {
+        if !is_capped(k) {
+            *tops_front.get_mut(k)? = true;
+        }
+    }
+    // Runs of mappers below the level before mapper m (0-based, inclusive),
+    // and which go backward.
+    let mut runs: Vec<(usize, usize, bool)> = Vec::new();
+    for k in 0..m - 1 {
+        if is_capped(k) {
+            continue;
+        }
+        let backward = *tops_front.get(k)?;
+        match runs.last_mut() {
+            Some(run) if run.1 + 1 == k => {
+                run.1 = k;
+                run.2 |= backward;
+            }
+            _ => runs.push((k, k, backward)),
+        }
+    }
+    let backward_runs = runs.iter().filter(|r| r.2).count();
+    // Unknowns: w, each backward run's last flow, each pin's flow.
+    let d = 2 + backward_runs + pins;
+    let unit = |i: usize| -> Linear { (0..d).map(|j| if j == i { 1.0 } else { 0.0 }).collect() };
+    let zero: Linear = vec![0.0; d];
+    // What the tail's windows give their largest where it is not capped,
+    // and each level's tail weight.
+    let mut tail_given = vec![0.0; m];
+    let mut level_supply: Vec<Linear> = vec![zero.clone(); levels];
+    for (w, weight) in tail {
+        let top = argmax(w)?;
+        match *level_of.get(top)? {
+            usize::MAX => *tail_given.get_mut(top)? += weight,
+            j => *level_supply.get_mut(j)?.first_mut()? += weight,
+        }
+    }
+    let (a, c) = (&sc.a, sc.c);
+    let mut equations: Vec<Linear> = Vec::with_capacity(d);
+    // Flows F_0 … F_{m−1} (index n): capped and pinned first.
+    let mut flow = vec![zero.clone(); m];
+    let mut pin = 0;
+    for n in 1..m {
+        if is_pinned(n - 1) {
+            *flow.get_mut(n)? = unit(2 + backward_runs + pin);
+            pin += 1;
+        }
+    }
+    let step = |k: usize, y: &Linear| -> Option<Linear> {
+        let mut s = plus(&unit(1), -c, y);
+        let a_k = *a.get(k)?;
+        s.iter_mut().for_each(|v| *v /= a_k);
+        Some(s)
+    };
+    for &(s, e, _) in runs.iter().filter(|r| !r.2) {
+        for k in s..=e {
+            let mut y = zero.clone();
+            *y.first_mut()? = *tail_given.get(k)?;
+            *flow.get_mut(k + 1)? = plus(flow.get(k)?, 1.0, &step(k, &y)?);
+        }
+    }
+    let mut given = vec![zero.clone(); m];
+    for (i, &(s, e, _)) in runs.iter().enumerate().rev().filter(|(_, r)| r.2) {
+        let at = 2 + runs.iter().take(i).filter(|r| r.2).count();
+        *flow.get_mut(e + 1)? = unit(at);
+        for k in (s..=e).rev() {
+            // What mapper k receives: the flows of the front windows it tops
+            // (intervals k + 1 on, 0-based k), all known by now.
+            for (n, _) in front_top.iter().enumerate().skip(k).filter(|&(_, &t)| t == k) {
+                *given.get_mut(k)? = plus(given.get(k)?, 1.0, flow.get(n + 1)?);
+            }
+            let mut y = given.get(k)?.clone();
+            *y.first_mut()? += *tail_given.get(k)?;
+            let before = plus(flow.get(k + 1)?, -1.0, &step(k, &y)?);
+            if k == s {
+                equations.push(plus(&before, -1.0, flow.get(k)?)); // meets the flow before the run
+            } else {
+                *flow.get_mut(k)? = before;
+            }
+        }
+    }
+    // Demands D_k = (w − A_k (F_k − F_{k−1}))/c, F_m = 1; each level's
+    // windows meet its mappers' demands, and all supplies all demands. An
     // idle last mapper demands nothing (it holds with slack).
-    let f_at = |n: usize| -> Affine2 {
-        match n {
-            0 => zero,
-            n if n == m => (1.0, 0.0, 0.0),
-            n => flow.get(n - 1).copied().unwrap_or(zero),
+    let f_at = |n: usize| -> Linear {
+        if n == m {
+            unit(0)
+        } else {
+            flow.get(n).cloned().unwrap_or_else(|| zero.clone())
         }
     };
-    let demand_of = |k: usize| -> Affine2 {
-        let rise = add(f_at(k + 1), scale(f_at(k), -1.0));
+    let demand_of = |k: usize| -> Linear {
+        let rise = plus(&f_at(k + 1), -1.0, &f_at(k));
         let ak = a.get(k).copied().unwrap_or(0.0);
-        (-ak * rise.0 / c, (1.0 - ak * rise.1) / c, 0.0)
+        plus(&unit(1), -ak, &rise).iter().map(|v| v / c).collect()
     };
+    for (n, &top) in front_top.iter().enumerate() {
+        if let Some(&j) = level_of.get(top).filter(|&&j| j != usize::MAX) {
+            let slot = level_supply.get_mut(j)?;
+            *slot = plus(slot, 1.0, flow.get(n + 1)?);
+        }
+    }
+    let mut level_need: Vec<Linear> = vec![zero.clone(); levels];
+    for k in (0..m).filter(|&k| is_capped(k)) {
+        let slot = level_need.get_mut(*level_of.get(k)?)?;
+        *slot = plus(slot, 1.0, &demand_of(k));
+    }
+    for (supply, need) in level_supply.iter().zip(&level_need).take(pins) {
+        equations.push(plus(supply, -1.0, need));
+    }
     // An idle last mapper takes what the tail's windows it tops give it
     // (its constraint holds with slack: checked below).
     let last_given = *tail_given.last()?;
     let counted = if last_capped { m } else { m - 1 };
-    let taken = if last_capped { 0.0 } else { last_given };
-    let need = (0..counted).fold((taken, 0.0, 0.0), |acc, k| add(acc, demand_of(k)));
-    let weights: f64 = tail.iter().map(|(_, weight)| weight).sum();
-    let supply = flow.iter().fold((weights, 0.0, 0.0), |acc, f| add(acc, *f));
-    let slope = need.1 - supply.1;
-    if slope.is_nan() || slope == 0.0 {
-        return None;
+    let mut need = zero.clone();
+    *need.first_mut()? = if last_capped { 0.0 } else { last_given };
+    for k in 0..counted {
+        need = plus(&need, 1.0, &demand_of(k));
     }
-    let w = (supply.0 - need.0) / slope;
-    let flows: Vec<f64> = flow.iter().map(|&f| at(f, w, 0.0)).collect();
+    let weights: f64 = tail.iter().map(|(_, weight)| weight).sum();
+    let mut supply = flow.iter().skip(1).fold(zero.clone(), |acc, f| plus(&acc, 1.0, f));
+    *supply.first_mut()? += weights;
+    equations.push(plus(&supply, -1.0, &need));
+    let unknowns = solve_square(equations)?;
+    let w = *unknowns.first()?;
+    let flows: Vec<f64> = flow.iter().skip(1).map(|f| value_at(f, &unknowns)).collect();
     let total: f64 = flows.iter().sum::<f64>() + weights;
     let tol = CERTIFICATE_TOL * total.max(1.0);
     if !w.is_finite() || flows.iter().any(|&f| f.is_nan() || f < -tol) {
         return None;
     }
-    let demands: Vec<f64> = (0..m).map(|k| at(demand_of(k), w, 0.0)).collect();
+    let demands: Vec<f64> = (0..m).map(|k| value_at(&demand_of(k), &unknowns)).collect();
     if !last_capped && *demands.last()? > last_given + tol {
         return None;
     }
@@ -255,9 +447,75 @@ fn dual_value(sc: &Scaled, (tail, front): &Windows, x: &[f64], capped: &[bool], 
     Some(sc.s * (m as f64 - flows.iter().sum::<f64>()) + w)
 }
 
+/// Most pins the staircase's search adds (each a lower level).
+const MOST_PINS: usize = 12;
+
+/// One shape's parts at its level, checked against every interval: the
+/// parts, which are capped and pinned, the largest senders, the boundaries.
+struct Shape {
+    x: Vec<f64>,
+    capped: Vec<bool>,
+    pins: Vec<bool>,
+    largest: Vec<usize>,
+    t: Vec<f64>,
+}
+
+impl Shape {
+    fn at(p: &Shuffle, sc: &Scaled, last_capped: bool, pinned: &[bool], warm: &mut Warm) -> Option<Shape> {
+        let iv = p.intervals;
+        let (x, capped, pins) = level_parts(&iv, sc, last_capped, pinned, warm)?;
+        let largest = iv.largest_senders(&x);
+        let t = p.boundaries(sc, &x, &largest);
+        intervals_hold(sc, &x, &t, &largest)?;
+        Some(Shape { x, capped, pins, largest, t })
+    }
+
+    fn length(&self) -> f64 {
+        self.t.last().copied().unwrap_or(f64::INFINITY)
+    }
+
+    /// The shape as a solution where the dual of its shape proves it.
+    fn proved(self, p: &Shuffle, sc: &Scaled, windows: &Windows, last_capped: bool) -> Result<Solution, Shape> {
+        // The dual reads every window's members (at most ℓ each).
+        charge((windows.0.len() + windows.1.len()) * p.intervals.width());
+        let length = self.length();
+        let proved = dual_value(sc, windows, &self.x, &self.capped, &self.pins, last_capped)
+            .is_some_and(|bound| (length - bound).abs() <= GAP_RTOL * length.abs());
+        if !proved {
+            return Err(self);
+        }
+        let capped = self.capped.iter().filter(|&&c| c).count();
+        let levels = 1 + self.pins.iter().filter(|&&c| c).count();
+        let method = if levels == 1 { Method::CappedLevel { capped } } else { Method::CappedLevels { capped, levels } };
+        Ok(p.unscale(sc, self.x, self.t, self.largest, method))
+    }
+}
+
 /// The shuffle with its parts capped at one level, proved optimal by the
 /// dual solution of that shape; `None` where the shape is not the optimum.
 pub fn capped_level(p: &Shuffle) -> Option<Solution> {
+    one_level(p).and_then(Result::ok)
+}
+
+/// [`capped_level`], or where one level is not the optimum, levels rising
+/// along the first mappers ([`staircase`]) from the shorter of its shapes.
+pub fn capped_levels(p: &Shuffle) -> Option<Solution> {
+    match one_level(p)? {
+        Ok(solution) => Some(solution),
+        Err((last_capped, shape, warm)) => {
+            let sc = p.scaled();
+            staircase(p, &sc, &windows(&p.intervals), last_capped, shape, warm)
+        }
+    }
+}
+
+/// A level's shape not proved optimal: whether its last mapper is capped,
+/// the shape, and where the search for its level ended.
+type Unproved = (bool, Shape, Warm);
+
+/// One level, the last mapper idle and then capped: the solution, or the
+/// shorter shape where neither is proved; `None` where neither holds.
+fn one_level(p: &Shuffle) -> Option<Result<Solution, Unproved>> {
     let iv = p.intervals;
     let m = iv.m();
     if p.a.len() != m || m < 2 {
@@ -265,17 +523,103 @@ pub fn capped_level(p: &Shuffle) -> Option<Solution> {
     }
     let sc = p.scaled();
     let windows = windows(&iv);
-    [false, true].into_iter().find_map(|last_capped| {
-        let (_, x, capped) = level_parts(&iv, &sc, last_capped)?;
-        let largest = iv.largest_senders(&x);
-        let t = p.boundaries(&sc, &x, &largest);
-        intervals_hold(&sc, &x, &t, &largest)?;
-        let length = *t.last()?;
-        // The dual reads every window's members (at most ℓ each).
-        charge((windows.0.len() + windows.1.len()) * iv.width());
-        let bound = dual_value(&sc, &windows, &x, &capped, last_capped)?;
-        ((length - bound).abs() <= GAP_RTOL * length.abs()).then_some(())?;
-        let count = capped.iter().filter(|&&c| c).count();
-        Some(p.unscale(&sc, x, t, largest, Method::CappedLevel { capped: count }))
-    })
+    let none = vec![false; m];
+    let mut shorter: Option<Unproved> = None;
+    for last_capped in [false, true] {
+        let mut warm = Warm::default();
+        let Some(shape) = Shape::at(p, &sc, last_capped, &none, &mut warm) else { continue };
+        match shape.proved(p, &sc, &windows, last_capped) {
+            Ok(solution) => return Some(Ok(solution)),
+            Err(shape) if shorter.as_ref().is_none_or(|s| shape.length() < s.1.length()) => {
+                shorter = Some((last_capped, shape, warm));
+            }
+            Err(_) => {}
+        }
+    }
+    shorter.map(Err)
+}
+
+/// The sum of the parts at `level` and the shuffle's length with them
+/// (unscaled to one), from the windows' largest parts `start`.
+fn sum_and_length(
+    p: &Shuffle,
+    sc: &Scaled,
+    level: f64,
+    last_capped: bool,
+    pinned: &[bool],
+    start: &[f64],
+) -> Option<(f64, f64)> {
+    let (x, ..) = parts_at(&p.intervals, sc, level, last_capped, pinned, Some(start))?;
+    let largest = p.intervals.largest_senders(&x);
+    Some((x.iter().sum(), *p.boundaries(sc, &x, &largest).last()?))
+}
+
+/// Pins whose estimates come nearest that are solved in full each round.
+const PIN_TRIALS: usize = 3;
+
+/// Levels rising along the first mappers: where the windows of the first
+/// ℓ intervals hold only the first mappers, each such window's largest
+/// part costs its own level, and lower levels there can shorten the
+/// shuffle. Each level ends at a pin, a mapper whose interval is tight at
+/// the level's part. Pins are added one at a time until the dual of the
+/// shape proves it, or no pin shortens it: each round estimates every
+/// candidate's length at the level as it stands (one pass over the parts,
+/// the sum's change priced at the length's slope along the level), then
+/// solves the [`PIN_TRIALS`] best in full and keeps the shortest.
+fn staircase(
+    p: &Shuffle,
+    sc: &Scaled,
+    windows: &Windows,
+    last_capped: bool,
+    mut shape: Shape,
+    mut warm: Warm,
+) -> Option<Solution> {
+    let m = p.intervals.m();
+    let front = p.intervals.width().min(m - 1);
+    let mut pinned = vec![false; m];
+    for _ in 0..MOST_PINS {
+        let length = shape.length();
+        let (level, start) = (warm.level, warm.largest.clone());
+        let (sum_up, length_up) = sum_and_length(p, sc, level * (1.0 + 1e-7), last_capped, &pinned, &start)?;
+        let slope = (length_up - length) / (sum_up - 1.0);
+        if !slope.is_finite() {
+            return None;
+        }
+        // A pin lowers the parts before it to its own: only a mapper below
+        // the level with a larger part before it is worth a try.
+        let mut before = 0.0f64;
+        let mut estimates: Vec<(f64, usize)> = Vec::new();
+        for k in 0..front {
+            let (part, free) = (*shape.x.get(k)?, !*shape.capped.get(k)? && !*pinned.get(k)?);
+            if free && before > part {
+                let mut tried = pinned.clone();
+                *tried.get_mut(k)? = true;
+                if let Some((sum, at)) = sum_and_length(p, sc, level, last_capped, &tried, &start) {
+                    estimates.push((at - slope * (sum - 1.0), k));
+                }
+            }
+            before = before.max(part);
+        }
+        estimates.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut best: Option<(usize, Shape, Warm)> = None;
+        for &(_, k) in estimates.iter().take(PIN_TRIALS) {
+            let mut tried = pinned.clone();
+            *tried.get_mut(k)? = true;
+            let mut near = warm.clone();
+            if let Some(next) = Shape::at(p, sc, last_capped, &tried, &mut near) {
+                let bar = best.as_ref().map_or(length * (1.0 - 1e-13), |b| b.1.length());
+                if next.length() < bar {
+                    best = Some((k, next, near));
+                }
+            }
+        }
+        let (k, next, near) = best?;
+        *pinned.get_mut(k)? = true;
+        warm = near;
+        shape = match next.proved(p, sc, windows, last_capped) {
+            Ok(solution) => return Some(solution),
+            Err(next) => next,
+        };
+    }
+    None
 }

@@ -855,6 +855,10 @@ impl Model for MapReduce {
                 "parts capped at one level: {} hold every window's largest part, and every other mapper finishes as late as the next one allows (start-ups outlast the transfers, and the faster mappers take no more than the level); proved optimal by a dual solution",
                 plural(capped as f64, "mapper", "mappers")
             ),
+            Method::CappedLevels { capped, levels } => format!(
+                "parts capped at {levels} levels rising along the first mappers: {} hold every window's largest part, and every other mapper finishes as late as the next one allows; the first intervals' windows hold only the first mappers, so lower levels there keep those windows' largest parts low (start-ups outlast the transfers); proved optimal by a dual solution",
+                plural(capped as f64, "mapper", "mappers")
+            ),
             Method::InteriorPoint { iterations, rounds: 1 } => format!(
                 "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method in {iterations} iterations and its schedule proved optimal by a dual bound to 10⁻⁹"
             ),

@@ -225,6 +225,12 @@ pub enum Method {
     /// every other mapper finishing as late as the next one allows;
     /// proved optimal by a dual solution ([`super::levels`]).
     CappedLevel { capped: usize },
+    /// Parts capped at `levels` levels rising along the first mappers
+    /// (where the first intervals' windows hold only them), `capped`
+    /// mappers at a level in all, each lower level ended by a mapper
+    /// whose interval is tight; proved optimal by a dual solution
+    /// ([`super::levels`]).
+    CappedLevels { capped: usize, levels: usize },
 }
 
 /// An optimal schedule.
@@ -505,7 +511,7 @@ fn solve_near_as<A: Answer>(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Res
     // a map's or a sweep's points take only where the general LP is past
     // their budget (a gap otherwise) and its dearest case is within it.
     if budget.plateau_intervals.is_none() {
-        if let Some(s) = capped_level(p) {
+        if let Some(s) = capped_levels(p) {
             return Ok(A::of(s, m));
         }
     }
@@ -522,6 +528,19 @@ fn solve_near_as<A: Answer>(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Res
 #[cfg(feature = "full")]
 fn capped_level(p: &Shuffle) -> Option<Solution> {
     super::levels::capped_level(p)
+}
+
+/// Parts capped at one level or at levels rising along the first mappers
+/// ([`super::levels::capped_levels`]): the single level's search, then a
+/// few such searches for each pin added. Only in the full module.
+#[cfg(feature = "full")]
+fn capped_levels(p: &Shuffle) -> Option<Solution> {
+    super::levels::capped_levels(p)
+}
+
+#[cfg(not(feature = "full"))]
+fn capped_levels(_: &Shuffle) -> Option<Solution> {
+    None
 }
 
 #[cfg(not(feature = "full"))]
