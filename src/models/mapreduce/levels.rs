@@ -22,7 +22,9 @@
 //! windows less. So the levels may rise along the first mappers ([`staircase`]),
 //! each lower level ended by a pinned mapper whose interval is tight at
 //! the level's part (x_pin = L_j = its own reach); going back, the level
-//! drops to the pin's part there.
+//! drops to the pin's part there. With no top level at all, the last
+//! mapper's part is the unknown instead ([`Last::Free`]): the chain, its
+//! first mappers capped at the pins' levels.
 //!
 //! # The proof
 //!
@@ -85,6 +87,19 @@ const BISECTIONS: usize = 60;
 /// by c/A of its change, so they settle within a few).
 const PASSES: usize = 12;
 
+/// What the last mapper does in a shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Last {
+    /// Idle: no part.
+    Idle,
+    /// Capped at the top level.
+    Capped,
+    /// A part of its own, the unknown in place of the top level: no level
+    /// above the pinned ones, every mapper after the last pin below none
+    /// (the chain, its first mappers capped at lower levels).
+    Free,
+}
+
 /// The parts at level `level` (scaled), the last mapper idle or capped,
 /// and which mappers are capped; `None` where a part would be negative.
 /// A `pinned` mapper ends a lower level: its part is what the next one
@@ -93,7 +108,7 @@ fn parts_at(
     iv: &Intervals,
     sc: &Scaled,
     level: f64,
-    last_capped: bool,
+    last: Last,
     pinned: &[bool],
     start: Option<&[f64]>,
 ) -> Option<(Vec<f64>, Vec<bool>, Vec<bool>)> {
@@ -108,9 +123,9 @@ fn parts_at(
     for _ in 0..PASSES {
         charge(2 * m);
         let before = x.clone();
-        *x.last_mut()? = if last_capped { level } else { 0.0 };
-        *capped.last_mut()? = last_capped;
-        let mut cap = level;
+        *x.last_mut()? = if last == Last::Idle { 0.0 } else { level };
+        *capped.last_mut()? = last == Last::Capped;
+        let mut cap = if last == Last::Free { f64::INFINITY } else { level };
         for n in (1..m).rev() {
             let (a_n, a_next) = (*sc.a.get(n - 1)?, *sc.a.get(n)?);
             let reach = (a_next * x.get(n)? + sc.s - sc.c * largest.get(n - 1)?) / a_n;
@@ -148,12 +163,11 @@ struct Warm {
 
 /// The least level at which the parts sum to one, with its parts, and
 /// where a search for a shape close by would start.
-fn level_parts(iv: &Intervals, sc: &Scaled, last_capped: bool, pinned: &[bool], warm: &mut Warm) -> Option<Parts> {
+fn level_parts(iv: &Intervals, sc: &Scaled, last: Last, pinned: &[bool], warm: &mut Warm) -> Option<Parts> {
     let m = sc.a.len();
     let start = (warm.largest.len() + 1 == m).then(|| warm.largest.clone());
-    let total = |level: f64| {
-        parts_at(iv, sc, level, last_capped, pinned, start.as_deref()).map(|(x, ..)| x.iter().sum::<f64>())
-    };
+    let total =
+        |level: f64| parts_at(iv, sc, level, last, pinned, start.as_deref()).map(|(x, ..)| x.iter().sum::<f64>());
     let (mut lo, mut hi, mut sum_lo, mut sum_hi);
     if warm.level > 0.0 {
         // From the last level, steps growing until they bracket the one.
@@ -181,6 +195,14 @@ fn level_parts(iv: &Intervals, sc: &Scaled, last_capped: bool, pinned: &[bool], 
             }
         }
         lo = hi / 2.0;
+        // A free last part (the chain's before it grow from it) may be
+        // far below 1/m.
+        while total(lo)? >= 1.0 {
+            (hi, lo) = (lo, lo / 2.0);
+            if lo < f64::MIN_POSITIVE {
+                return None;
+            }
+        }
         (sum_lo, sum_hi) = (total(lo)?, total(hi)?);
     }
     // Regula falsi, the Illinois way (the end that stays put has its
@@ -215,7 +237,7 @@ fn level_parts(iv: &Intervals, sc: &Scaled, last_capped: bool, pinned: &[bool], 
     }
     // The sum is linear within the last bracket: the secant meets one.
     let level = if sum_hi > sum_lo { lo + (1.0 - sum_lo) * (hi - lo) / (sum_hi - sum_lo) } else { hi };
-    let (mut x, capped, pins) = parts_at(iv, sc, level.clamp(lo, hi), last_capped, pinned, start.as_deref())?;
+    let (mut x, capped, pins) = parts_at(iv, sc, level.clamp(lo, hi), last, pinned, start.as_deref())?;
     let sum: f64 = x.iter().sum();
     x.iter_mut().for_each(|v| *v /= sum);
     warm.level = level.clamp(lo, hi) / sum;
@@ -277,7 +299,7 @@ fn dual_value(
     x: &[f64],
     capped: &[bool],
     pinned: &[bool],
-    last_capped: bool,
+    last: Last,
 ) -> Option<f64> {
     let m = x.len();
     let part = |k: usize| x.get(k).copied().unwrap_or(0.0);
@@ -305,14 +327,16 @@ fn dual_value(
             *tops_front.get_mut(k)? = true;
         }
     }
-    // Runs of mappers below the level before mapper m (0-based, inclusive),
-    // and which go backward.
+    // Runs of mappers below the level (0-based, inclusive), and which go
+    // backward: before mapper m, or to it where its part is free (that run
+    // backward from F_m = 1, its last mapper's equation known).
+    let free = last == Last::Free;
     let mut runs: Vec<(usize, usize, bool)> = Vec::new();
-    for k in 0..m - 1 {
+    for k in 0..if free { m } else { m - 1 } {
         if is_capped(k) {
             continue;
         }
-        let backward = *tops_front.get(k)?;
+        let backward = *tops_front.get(k)? || k + 1 == m;
         match runs.last_mut() {
             Some(run) if run.1 + 1 == k => {
                 run.1 = k;
@@ -321,7 +345,8 @@ fn dual_value(
             _ => runs.push((k, k, backward)),
         }
     }
-    let backward_runs = runs.iter().filter(|r| r.2).count();
+    let unknown_end = |&(_, e, backward): &(usize, usize, bool)| backward && e + 1 < m;
+    let backward_runs = runs.iter().filter(|r| unknown_end(r)).count();
     // Unknowns: w, each backward run's last flow, each pin's flow.
     let d = 2 + backward_runs + pins;
     let unit = |i: usize| -> Linear { (0..d).map(|j| if j == i { 1.0 } else { 0.0 }).collect() };
@@ -339,8 +364,9 @@ fn dual_value(
     }
     let (a, c) = (&sc.a, sc.c);
     let mut equations: Vec<Linear> = Vec::with_capacity(d);
-    // Flows F_0 … F_{m−1} (index n): capped and pinned first.
-    let mut flow = vec![zero.clone(); m];
+    // Flows F_0 … F_m (index n), F_m = 1: capped and pinned first.
+    let mut flow = vec![zero.clone(); m + 1];
+    *flow.last_mut()? = unit(0);
     let mut pin = 0;
     for n in 1..m {
         if is_pinned(n - 1) {
@@ -362,9 +388,11 @@ fn dual_value(
         }
     }
     let mut given = vec![zero.clone(); m];
-    for (i, &(s, e, _)) in runs.iter().enumerate().rev().filter(|(_, r)| r.2) {
-        let at = 2 + runs.iter().take(i).filter(|r| r.2).count();
-        *flow.get_mut(e + 1)? = unit(at);
+    for (i, run) in runs.iter().enumerate().rev().filter(|(_, r)| r.2) {
+        let &(s, e, _) = run;
+        if unknown_end(run) {
+            *flow.get_mut(e + 1)? = unit(2 + runs.iter().take(i).filter(|r| unknown_end(r)).count());
+        }
         for k in (s..=e).rev() {
             // What mapper k receives: the flows of the front windows it tops
             // (intervals k + 1 on, 0-based k), all known by now.
@@ -384,13 +412,7 @@ fn dual_value(
     // Demands D_k = (w − A_k (F_k − F_{k−1}))/c, F_m = 1; each level's
     // windows meet its mappers' demands, and all supplies all demands. An
     // idle last mapper demands nothing (it holds with slack).
-    let f_at = |n: usize| -> Linear {
-        if n == m {
-            unit(0)
-        } else {
-            flow.get(n).cloned().unwrap_or_else(|| zero.clone())
-        }
-    };
+    let f_at = |n: usize| -> Linear { flow.get(n).cloned().unwrap_or_else(|| zero.clone()) };
     let demand_of = |k: usize| -> Linear {
         let rise = plus(&f_at(k + 1), -1.0, &f_at(k));
         let ak = a.get(k).copied().unwrap_or(0.0);
@@ -411,32 +433,35 @@ fn dual_value(
         equations.push(plus(supply, -1.0, need));
     }
     // An idle last mapper takes what the tail's windows it tops give it
-    // (its constraint holds with slack: checked below).
+    // (its constraint holds with slack: checked below). With a free last
+    // part there is no top level, and the levels' balances imply the whole.
     let last_given = *tail_given.last()?;
-    let counted = if last_capped { m } else { m - 1 };
+    let idle = last == Last::Idle;
+    let counted = if idle { m - 1 } else { m };
     let mut need = zero.clone();
-    *need.first_mut()? = if last_capped { 0.0 } else { last_given };
+    *need.first_mut()? = if idle { last_given } else { 0.0 };
     for k in 0..counted {
         need = plus(&need, 1.0, &demand_of(k));
     }
     let weights: f64 = tail.iter().map(|(_, weight)| weight).sum();
-    let mut supply = flow.iter().skip(1).fold(zero.clone(), |acc, f| plus(&acc, 1.0, f));
+    let mut supply = flow.iter().skip(1).take(m - 1).fold(zero.clone(), |acc, f| plus(&acc, 1.0, f));
     *supply.first_mut()? += weights;
-    equations.push(plus(&supply, -1.0, &need));
+    if !free {
+        equations.push(plus(&supply, -1.0, &need));
+    }
     let unknowns = solve_square(equations)?;
     let w = *unknowns.first()?;
-    let flows: Vec<f64> = flow.iter().skip(1).map(|f| value_at(f, &unknowns)).collect();
+    let flows: Vec<f64> = flow.iter().skip(1).take(m - 1).map(|f| value_at(f, &unknowns)).collect();
     let total: f64 = flows.iter().sum::<f64>() + weights;
     let tol = CERTIFICATE_TOL * total.max(1.0);
     if !w.is_finite() || flows.iter().any(|&f| f.is_nan() || f < -tol) {
         return None;
     }
     let demands: Vec<f64> = (0..m).map(|k| value_at(&demand_of(k), &unknowns)).collect();
-    if !last_capped && *demands.last()? > last_given + tol {
+    if idle && *demands.last()? > last_given + tol {
         return None;
     }
-    let demand =
-        |j: usize| if j == m && !last_capped { last_given } else { demands.get(j - 1).copied().unwrap_or(0.0) };
+    let demand = |j: usize| if j == m && idle { last_given } else { demands.get(j - 1).copied().unwrap_or(0.0) };
     let ranges = |w: &Window| -> Vec<(usize, usize)> { w.iter().copied().filter(|r| r.0 > 0).collect() };
     let mut supplies: Vec<(Vec<(usize, usize)>, f64)> = Vec::with_capacity(tail.len() + flows.len());
     supplies.extend(tail.iter().map(|(w, weight)| (ranges(w), *weight)));
@@ -447,8 +472,15 @@ fn dual_value(
     Some(sc.s * (m as f64 - flows.iter().sum::<f64>()) + w)
 }
 
-/// Most pins the staircase's search adds (each a lower level).
+/// Most pins the staircase's search adds (each a lower level) below a top
+/// level, and below none (a free last part: one where it was found).
 const MOST_PINS: usize = 12;
+const MOST_FREE_PINS: usize = 1;
+
+/// Largest m·ℓ for which the chain with capped first mappers is tried:
+/// where it fails its search takes some 25 ms at 500 · 100, 135 ms at
+/// 500 · 300 and 650 ms at 2000 · 100 natively, before the general LP.
+const MOST_FREE_READS: usize = 100_000;
 
 /// One shape's parts at its level, checked against every interval: the
 /// parts, which are capped and pinned, the largest senders, the boundaries.
@@ -461,9 +493,9 @@ struct Shape {
 }
 
 impl Shape {
-    fn at(p: &Shuffle, sc: &Scaled, last_capped: bool, pinned: &[bool], warm: &mut Warm) -> Option<Shape> {
+    fn at(p: &Shuffle, sc: &Scaled, last: Last, pinned: &[bool], warm: &mut Warm) -> Option<Shape> {
         let iv = p.intervals;
-        let (x, capped, pins) = level_parts(&iv, sc, last_capped, pinned, warm)?;
+        let (x, capped, pins) = level_parts(&iv, sc, last, pinned, warm)?;
         let largest = iv.largest_senders(&x);
         let t = p.boundaries(sc, &x, &largest);
         intervals_hold(sc, &x, &t, &largest)?;
@@ -475,18 +507,22 @@ impl Shape {
     }
 
     /// The shape as a solution where the dual of its shape proves it.
-    fn proved(self, p: &Shuffle, sc: &Scaled, windows: &Windows, last_capped: bool) -> Result<Solution, Shape> {
+    fn proved(self, p: &Shuffle, sc: &Scaled, windows: &Windows, last: Last) -> Result<Solution, Shape> {
         // The dual reads every window's members (at most ℓ each).
         charge((windows.0.len() + windows.1.len()) * p.intervals.width());
         let length = self.length();
-        let proved = dual_value(sc, windows, &self.x, &self.capped, &self.pins, last_capped)
+        let proved = dual_value(sc, windows, &self.x, &self.capped, &self.pins, last)
             .is_some_and(|bound| (length - bound).abs() <= GAP_RTOL * length.abs());
         if !proved {
             return Err(self);
         }
         let capped = self.capped.iter().filter(|&&c| c).count();
-        let levels = 1 + self.pins.iter().filter(|&&c| c).count();
-        let method = if levels == 1 { Method::CappedLevel { capped } } else { Method::CappedLevels { capped, levels } };
+        let pins = self.pins.iter().filter(|&&c| c).count();
+        let method = match (last, pins) {
+            (Last::Free, levels) => Method::ChainCappedFirst { capped, levels },
+            (_, 0) => Method::CappedLevel { capped },
+            (_, pins) => Method::CappedLevels { capped, levels: pins + 1 },
+        };
         Ok(p.unscale(sc, self.x, self.t, self.largest, method))
     }
 }
@@ -502,16 +538,25 @@ pub fn capped_level(p: &Shuffle) -> Option<Solution> {
 pub fn capped_levels(p: &Shuffle) -> Option<Solution> {
     match one_level(p)? {
         Ok(solution) => Some(solution),
-        Err((last_capped, shape, warm)) => {
-            let sc = p.scaled();
-            staircase(p, &sc, &windows(&p.intervals), last_capped, shape, warm)
+        Err((last, shape, warm)) => {
+            let (sc, windows) = (p.scaled(), windows(&p.intervals));
+            staircase(p, &sc, &windows, last, shape, warm).or_else(|| {
+                // No top level: the chain to a free last part, its first
+                // mappers capped at the levels of the pins.
+                if p.intervals.m() * p.intervals.width() > MOST_FREE_READS {
+                    return None;
+                }
+                let mut warm = Warm::default();
+                let chain = Shape::at(p, &sc, Last::Free, &vec![false; p.intervals.m()], &mut warm)?;
+                staircase(p, &sc, &windows, Last::Free, chain, warm)
+            })
         }
     }
 }
 
-/// A level's shape not proved optimal: whether its last mapper is capped,
-/// the shape, and where the search for its level ended.
-type Unproved = (bool, Shape, Warm);
+/// A level's shape not proved optimal: what its last mapper does, the
+/// shape, and where the search for its level ended.
+type Unproved = (Last, Shape, Warm);
 
 /// One level, the last mapper idle and then capped: the solution, or the
 /// shorter shape where neither is proved; `None` where neither holds.
@@ -525,13 +570,13 @@ fn one_level(p: &Shuffle) -> Option<Result<Solution, Unproved>> {
     let windows = windows(&iv);
     let none = vec![false; m];
     let mut shorter: Option<Unproved> = None;
-    for last_capped in [false, true] {
+    for last in [Last::Idle, Last::Capped] {
         let mut warm = Warm::default();
-        let Some(shape) = Shape::at(p, &sc, last_capped, &none, &mut warm) else { continue };
-        match shape.proved(p, &sc, &windows, last_capped) {
+        let Some(shape) = Shape::at(p, &sc, last, &none, &mut warm) else { continue };
+        match shape.proved(p, &sc, &windows, last) {
             Ok(solution) => return Some(Ok(solution)),
             Err(shape) if shorter.as_ref().is_none_or(|s| shape.length() < s.1.length()) => {
-                shorter = Some((last_capped, shape, warm));
+                shorter = Some((last, shape, warm));
             }
             Err(_) => {}
         }
@@ -545,11 +590,11 @@ fn sum_and_length(
     p: &Shuffle,
     sc: &Scaled,
     level: f64,
-    last_capped: bool,
+    last: Last,
     pinned: &[bool],
     start: &[f64],
 ) -> Option<(f64, f64)> {
-    let (x, ..) = parts_at(&p.intervals, sc, level, last_capped, pinned, Some(start))?;
+    let (x, ..) = parts_at(&p.intervals, sc, level, last, pinned, Some(start))?;
     let largest = p.intervals.largest_senders(&x);
     Some((x.iter().sum(), *p.boundaries(sc, &x, &largest).last()?))
 }
@@ -570,17 +615,17 @@ fn staircase(
     p: &Shuffle,
     sc: &Scaled,
     windows: &Windows,
-    last_capped: bool,
+    last: Last,
     mut shape: Shape,
     mut warm: Warm,
 ) -> Option<Solution> {
     let m = p.intervals.m();
     let front = p.intervals.width().min(m - 1);
     let mut pinned = vec![false; m];
-    for _ in 0..MOST_PINS {
+    for _ in 0..if last == Last::Free { MOST_FREE_PINS } else { MOST_PINS } {
         let length = shape.length();
         let (level, start) = (warm.level, warm.largest.clone());
-        let (sum_up, length_up) = sum_and_length(p, sc, level * (1.0 + 1e-7), last_capped, &pinned, &start)?;
+        let (sum_up, length_up) = sum_and_length(p, sc, level * (1.0 + 1e-7), last, &pinned, &start)?;
         let slope = (length_up - length) / (sum_up - 1.0);
         if !slope.is_finite() {
             return None;
@@ -594,7 +639,7 @@ fn staircase(
             if free && before > part {
                 let mut tried = pinned.clone();
                 *tried.get_mut(k)? = true;
-                if let Some((sum, at)) = sum_and_length(p, sc, level, last_capped, &tried, &start) {
+                if let Some((sum, at)) = sum_and_length(p, sc, level, last, &tried, &start) {
                     estimates.push((at - slope * (sum - 1.0), k));
                 }
             }
@@ -606,7 +651,7 @@ fn staircase(
             let mut tried = pinned.clone();
             *tried.get_mut(k)? = true;
             let mut near = warm.clone();
-            if let Some(next) = Shape::at(p, sc, last_capped, &tried, &mut near) {
+            if let Some(next) = Shape::at(p, sc, last, &tried, &mut near) {
                 let bar = best.as_ref().map_or(length * (1.0 - 1e-13), |b| b.1.length());
                 if next.length() < bar {
                     best = Some((k, next, near));
@@ -616,7 +661,7 @@ fn staircase(
         let (k, next, near) = best?;
         *pinned.get_mut(k)? = true;
         warm = near;
-        shape = match next.proved(p, sc, windows, last_capped) {
+        shape = match next.proved(p, sc, windows, last) {
             Ok(solution) => return Some(solution),
             Err(next) => next,
         };

@@ -859,6 +859,14 @@ impl Model for MapReduce {
                 "parts capped at {levels} levels rising along the first mappers: {} hold every window's largest part, and every other mapper finishes as late as the next one allows; the first intervals' windows hold only the first mappers, so lower levels there keep those windows' largest parts low (start-ups outlast the transfers); proved optimal by a dual solution",
                 plural(capped as f64, "mapper", "mappers")
             ),
+            Method::ChainCappedFirst { capped, levels } => format!(
+                "the chain method with its first mappers capped: {capped} of them held at {}, and every other mapper finishes as late as the next one allows; the first intervals' windows hold only the first mappers, so lower parts there keep those windows' largest parts low; proved optimal by a dual solution",
+                if levels == 1 {
+                    "one level, which ends at a mapper whose interval is tight".to_string()
+                } else {
+                    format!("{levels} levels rising along them, each ending at a mapper whose interval is tight")
+                }
+            ),
             Method::InteriorPoint { iterations, rounds: 1 } => format!(
                 "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method in {iterations} iterations and its schedule proved optimal by a dual bound to 10⁻⁹"
             ),

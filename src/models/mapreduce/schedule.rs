@@ -231,6 +231,11 @@ pub enum Method {
     /// whose interval is tight; proved optimal by a dual solution
     /// ([`super::levels`]).
     CappedLevels { capped: usize, levels: usize },
+    /// The chain to the last mapper, every interval tight but after the
+    /// `capped` first mappers held at `levels` levels rising along them,
+    /// each level ended by a mapper whose interval is tight; proved optimal
+    /// by a dual solution ([`super::levels`]).
+    ChainCappedFirst { capped: usize, levels: usize },
 }
 
 /// An optimal schedule.
