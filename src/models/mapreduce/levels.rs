@@ -49,6 +49,7 @@
 
 use std::cell::Cell;
 
+use super::banded::Banded;
 use super::general::{members, windows, Window, Windows, GAP_RTOL};
 use super::schedule::{intervals_hold, split_feasible, Intervals, Method, Scaled, Shuffle, Solution, CERTIFICATE_TOL};
 
@@ -150,7 +151,7 @@ fn parts_at(
     Some((x, capped, pins))
 }
 
-/// The least level at which the parts sum to one, with its parts.
+/// A shape's parts, which mappers are capped, and which are pins.
 type Parts = (Vec<f64>, Vec<bool>, Vec<bool>);
 
 /// A level found, to start the next search from: the level and the
@@ -246,7 +247,7 @@ fn level_parts(iv: &Intervals, sc: &Scaled, last: Last, pinned: &[bool], warm: &
 }
 
 /// An affine function of the dual's unknowns: its constant, then w, then
-/// θ (the flow before the first capped mapper), then each pinned
+/// the flow at the end of each run that goes backward, then each pinned
 /// mapper's flow.
 type Linear = Vec<f64>;
 
@@ -258,29 +259,21 @@ fn value_at(p: &Linear, unknowns: &[f64]) -> f64 {
     p.first().copied().unwrap_or(0.0) + p.iter().skip(1).zip(unknowns).map(|(a, u)| a * u).sum::<f64>()
 }
 
-/// Solves the square system Σ_j e_i[j + 1] u_j = −e_i[0] by elimination
-/// with partial pivoting.
-fn solve_square(mut rows: Vec<Linear>) -> Option<Vec<f64>> {
+/// Solves the square system Σ_j e_i[j + 1] u_j = −e_i[0]: a dense
+/// [`Banded`] (every diagonal in its band), eliminated with partial
+/// pivoting.
+fn solve_square(rows: &[Linear]) -> Option<Vec<f64>> {
     let d = rows.len();
-    for col in 0..d {
-        let pivot = (col..d).max_by(|&i, &j| {
-            let (a, b) = (rows.get(i).and_then(|r| r.get(col + 1)), rows.get(j).and_then(|r| r.get(col + 1)));
-            a.copied().unwrap_or(0.0).abs().total_cmp(&b.copied().unwrap_or(0.0).abs())
-        })?;
-        rows.swap(col, pivot);
-        let head = rows.get(col)?.clone();
-        let lead = *head.get(col + 1)?;
-        if lead.abs() < f64::MIN_POSITIVE {
-            return None;
-        }
-        for (_, row) in rows.iter_mut().enumerate().filter(|&(i, _)| i != col) {
-            let f = row.get(col + 1).copied().unwrap_or(0.0) / lead;
-            if f != 0.0 {
-                *row = plus(row, -f, &head);
-            }
+    let mut system = Banded::new(d, d.saturating_sub(1), d.saturating_sub(1));
+    let mut rhs = vec![vec![0.0; d]];
+    for (i, row) in rows.iter().enumerate() {
+        *rhs.first_mut()?.get_mut(i)? = -*row.first()?;
+        for (j, &v) in row.iter().skip(1).enumerate() {
+            system.add(i, j, v)?;
         }
     }
-    (0..d).map(|i| rows.get(i).and_then(|r| Some(-r.first()? / r.get(i + 1)?))).collect()
+    system.solve(&mut rhs)?;
+    rhs.pop()
 }
 
 /// The dual solution of the capped shape (see the module), checked: the
@@ -307,7 +300,7 @@ fn dual_value(
     let is_pinned = |k: usize| pinned.get(k).copied().unwrap_or(false);
     let argmax = |w: &Window| members(w).max_by(|&i, &j| part(i).total_cmp(&part(j)).then(j.cmp(&i)));
     if pinned.last().copied().unwrap_or(false) || !capped.contains(&true) {
-        return None; // the top level has no pin
+        return None; // a pin on the last mapper, or no level at all
     }
     // Levels: a capped mapper's is the count of pins before it.
     let mut level_of = vec![usize::MAX; m];
@@ -449,7 +442,7 @@ fn dual_value(
     if !free {
         equations.push(plus(&supply, -1.0, &need));
     }
-    let unknowns = solve_square(equations)?;
+    let unknowns = solve_square(&equations)?;
     let w = *unknowns.first()?;
     let flows: Vec<f64> = flow.iter().skip(1).take(m - 1).map(|f| value_at(f, &unknowns)).collect();
     let total: f64 = flows.iter().sum::<f64>() + weights;
@@ -622,6 +615,10 @@ fn staircase(
     let m = p.intervals.m();
     let front = p.intervals.width().min(m - 1);
     let mut pinned = vec![false; m];
+    let with_pin = |pinned: &[bool], k: usize| {
+        let mut tried = pinned.to_vec();
+        tried.get_mut(k).map(|slot| *slot = true).map(|()| tried)
+    };
     for _ in 0..if last == Last::Free { MOST_FREE_PINS } else { MOST_PINS } {
         let length = shape.length();
         let (level, start) = (warm.level, warm.largest.clone());
@@ -637,9 +634,7 @@ fn staircase(
         for k in 0..front {
             let (part, free) = (*shape.x.get(k)?, !*shape.capped.get(k)? && !*pinned.get(k)?);
             if free && before > part {
-                let mut tried = pinned.clone();
-                *tried.get_mut(k)? = true;
-                if let Some((sum, at)) = sum_and_length(p, sc, level, last, &tried, &start) {
+                if let Some((sum, at)) = sum_and_length(p, sc, level, last, &with_pin(&pinned, k)?, &start) {
                     estimates.push((at - slope * (sum - 1.0), k));
                 }
             }
@@ -648,10 +643,8 @@ fn staircase(
         estimates.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut best: Option<(usize, Shape, Warm)> = None;
         for &(_, k) in estimates.iter().take(PIN_TRIALS) {
-            let mut tried = pinned.clone();
-            *tried.get_mut(k)? = true;
             let mut near = warm.clone();
-            if let Some(next) = Shape::at(p, sc, last, &tried, &mut near) {
+            if let Some(next) = Shape::at(p, sc, last, &with_pin(&pinned, k)?, &mut near) {
                 let bar = best.as_ref().map_or(length * (1.0 - 1e-13), |b| b.1.length());
                 if next.length() < bar {
                     best = Some((k, next, near));

@@ -987,7 +987,7 @@ pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear) -> Option<Solutio
     // tried by bisection over all of them). In a list of rates the plateau
     // skips the slower mappers, so a length whose chain passes the plateau
     // is followed by the length that ends at the mapper that passed it.
-    let identical = p.a.windows(2).all(|pair| pair.first() == pair.last());
+    let identical = identical_mappers(&p.a);
     let (mut step, mut jump) = (1, None);
     while proved.is_none() {
         let length = jump.take().unwrap_or(lo + step);
@@ -1032,6 +1032,12 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
     Passes::retried(|how, lost| plateau_passes(p, sc, plateau, how, lost))
 }
 
+/// Whether every mapper maps at the same rate (`a` the rates, scaled or not).
+#[cfg(feature = "full")]
+fn identical_mappers(a: &[f64]) -> bool {
+    a.windows(2).all(|pair| pair.first() == pair.last())
+}
+
 /// Rounds of re-reading the largest senders (and which mappers fall below
 /// a plateau) before a plateau's chain is taken as settled.
 #[cfg(feature = "full")]
@@ -1053,7 +1059,7 @@ fn plateau_passes(
     // Mappers before the last of the plateau that fall below it (their
     // intervals tight): a slower mapper between faster ones of a list.
     let mut below = vec![false; plateau];
-    let identical = sc.a.windows(2).all(|pair| pair.first() == pair.last());
+    let identical = identical_mappers(&sc.a);
     let mut settled = false;
     for _round in 0..PLATEAU_ROUNDS {
         let swept = plateau_affine_chain(sc, &h, plateau, &below, &mut x).ok_or(Long)?;
