@@ -198,7 +198,34 @@ fn mappers(c: &mut Criterion) {
             b.iter(|| best_prefix(black_box(&p), t_all, SEARCH_INTERVALS))
         });
     }
+    // The uniform random 500-list of seed 3 with V = 10¹⁰ (r = 250, ℓ = 100):
+    // 104 counts near its best (427) are capped levels, each tried first at
+    // the pins of the count before (unproven before, the general LP past
+    // the search's budget).
+    let p = Shuffle {
+        intervals: Intervals::new(500, 250, 100).unwrap(),
+        a: random_rates(500),
+        s: 1.0,
+        c: 0.1 * 1e-6 / 250.0,
+        v: 1e10,
+    };
+    let t_all = solve(&p).unwrap().makespan();
+    lists.bench_function("uniform m=500 V=1e10 (capped levels)", |b| {
+        b.iter(|| best_prefix(black_box(&p), t_all, SEARCH_INTERVALS))
+    });
     lists.finish();
+}
+
+/// `m` random rates, 0.5 to 1.5 × 10⁻⁵ s/B in random order plus the
+/// default s_map/lu (the native tests' `random_rates` of seed 3).
+fn random_rates(m: usize) -> Vec<f64> {
+    let mut seed = 3u64;
+    (0..m)
+        .map(|_| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            1e-5 * (0.5 + (seed >> 33) as f64 / (1u64 << 31) as f64) + 1e-2 / 16e6
+        })
+        .collect()
 }
 
 /// Random lists of rates (0.5 to 1.5 × 10⁻⁵ s/B in random order, the
@@ -214,14 +241,13 @@ fn capped_levels(c: &mut Criterion) {
     let cases =
         [(500usize, 250usize, 100usize, 1e9), (2000, 250, 100, 1e9), (2000, 400, 300, 1e9), (500, 250, 100, 1e10)];
     for (m, r, l, v) in cases {
-        let mut seed = 3u64;
-        let a: Vec<f64> = (0..m)
-            .map(|_| {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                1e-5 * (0.5 + (seed >> 33) as f64 / (1u64 << 31) as f64) + 1e-2 / 16e6
-            })
-            .collect();
-        let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a, s: 1.0, c: 0.1 * 1e-6 / r as f64, v };
+        let p = Shuffle {
+            intervals: Intervals::new(m, r, l).unwrap(),
+            a: random_rates(m),
+            s: 1.0,
+            c: 0.1 * 1e-6 / r as f64,
+            v,
+        };
         let name =
             if v > 1e9 { format!("m={m} r={r} l={l} V={v:e} (levels rising)") } else { format!("m={m} r={r} l={l}") };
         group.bench_function(name, |b| b.iter(|| solve(black_box(&p)).unwrap()));

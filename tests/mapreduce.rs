@@ -1489,6 +1489,61 @@ fn best_first_mappers_of_random_lists_through_capped_levels_and_the_general_lp_e
     assert_eq!(through_general, 0, "the capped level proves every count the chain's methods leave");
 }
 
+/// m_best of random lists whose counts near the best are the chain with
+/// its first mappers capped (200 uniform rates of seed 3, V = 3 × 10⁹): 23
+/// and 29 counts that the bounds leave, each a search over pins, which the
+/// search for the best count left to the general LP past its budget
+/// (unproven at m' = 178 and 180). It now tries each count first at the
+/// pins that proved the count before, and finds what solving every count
+/// alone finds.
+#[test]
+fn best_first_mappers_through_capped_first_mappers_equal_brute_force() {
+    use isoperf::models::mapreduce::mappers::{best_prefix, prefix_lower_bounds, MapperSearch, SEARCH_INTERVALS};
+    let (m, s, v) = (200, 1.0, 3e9);
+    let list = random_rates(m, 3);
+    for (r, l) in [(60, 20), (100, 40)] {
+        let c = 0.1e-6 / r as f64;
+        let prefix = |k: usize| Shuffle { intervals: Intervals::new(k, r, l).unwrap(), a: list[..k].to_vec(), s, c, v };
+        let solved: Vec<Solution> = (1..=m).map(|k| solve(&prefix(k)).unwrap()).collect();
+        let all: Vec<f64> = solved.iter().map(Solution::makespan).collect();
+        let bounds = prefix_lower_bounds(&list, r, l, s, c, v);
+        let search = best_prefix(&prefix(m), all[m - 1], SEARCH_INTERVALS);
+        let MapperSearch::Best { t_shuffle, .. } = search else { panic!("r = {r}, ℓ = {l}: {search:?}") };
+        equals_brute_force(r, search, &all, &bounds, |_| false);
+        let capped_first = (1..=m)
+            .filter(|&k| bounds[k - 1] <= t_shuffle * (1.0 + 1e-9))
+            .filter(|&k| matches!(solved[k - 1].method, Method::ChainCappedFirst { .. }))
+            .count();
+        assert!(capped_first >= 20, "r = {r}, ℓ = {l}: {capped_first} counts near the best with capped first mappers");
+    }
+}
+
+/// m_best of the uniform random 500-list of seed 3 with r = 400, ℓ = 300,
+/// V = 10¹⁰: two counts near the best need the general LP, which proves
+/// them through relaxations in tens of milliseconds; charged at the
+/// compact form's cost the first took the whole budget and the search
+/// stopped unproven at the second. Its best is the first 427 mappers,
+/// their own shuffle, both neighbours slower.
+#[test]
+fn best_first_mappers_charge_the_general_lp_what_its_relaxations_cost() {
+    use isoperf::models::mapreduce::mappers::{best_prefix, MapperSearch, SEARCH_INTERVALS};
+    let (r, l) = (400, 300);
+    let list = random_rates(500, 3);
+    let prefix = |k: usize| Shuffle {
+        intervals: Intervals::new(k, r, l).unwrap(),
+        a: list[..k].to_vec(),
+        s: 1.0,
+        c: 0.1e-6 / r as f64,
+        v: 1e10,
+    };
+    let at = |k: usize| solve(&prefix(k)).unwrap().makespan();
+    let search = best_prefix(&prefix(500), at(500), SEARCH_INTERVALS);
+    let MapperSearch::Best { m: best, t_shuffle } = search else { panic!("{search:?}") };
+    assert_eq!(best, 427);
+    assert!(close(t_shuffle, at(427), 1e-12), "{t_shuffle} vs {}", at(427));
+    assert!(at(426) > t_shuffle && at(428) > t_shuffle);
+}
+
 /// m_best where the counts near the best share their schedule's shape (one
 /// reducer group: a plateau, then the chain): the search tries each count
 /// first with the method, and the plateau's length, that solved the count

@@ -45,6 +45,7 @@
 //! relaxation's dual bound bounds the LP and the proof above holds as it
 //! is (its box bounds each candidates' maximum by max_j u_j as well).
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
@@ -55,6 +56,25 @@ use clarabel::solver::{
 };
 
 use super::schedule::{Intervals, Method, Scaled, Shuffle, Solution, SolveError};
+
+thread_local! {
+    /// The cost of the interior-point iterations this thread has made
+    /// ([`spent`]).
+    static SPENT: Cell<f64> = const { Cell::new(0.0) };
+}
+
+/// The cost of the interior-point iterations this thread's general LPs
+/// have made so far, each counted by [`iteration_cost`] (about 8 × 10⁻¹⁰ s
+/// a unit natively): relaxations' iterations at their own factorisation's
+/// cost, far below the compact form's. A search that budgets its solves
+/// reads it before and after one.
+pub fn spent() -> f64 {
+    SPENT.with(Cell::get)
+}
+
+fn charge(cost: f64) {
+    SPENT.with(|s| s.set(s.get() + cost));
+}
 
 /// The relative gap between the schedule's length and the dual bound at
 /// which the schedule is accepted as optimal.
@@ -746,7 +766,9 @@ fn relaxed(
         if spent + cost * last_iterations as f64 > allowance {
             return None;
         }
-        let solved = solve_lp(sc, &lp, q, tolerance, false)?;
+        let solved = solve_lp(sc, &lp, q, tolerance, false);
+        charge(cost * solved.as_ref().map_or(COMPACT_ITERATIONS, |s| s.iterations as f64));
+        let solved = solved?;
         iterations += solved.iterations;
         last_iterations = solved.iterations;
         spent += cost * solved.iterations as f64;
@@ -815,7 +837,10 @@ fn solve_general(p: &Shuffle, max_work: f64, relaxations: bool) -> Result<Soluti
     if let Err(work) = work {
         return Err(SolveError::TooLarge { work, limit: max_work });
     }
-    let solved = solve_lp(&sc, &lp, q, TIGHT, true).ok_or_else(failed)?;
+    let solved = solve_lp(&sc, &lp, q, TIGHT, true);
+    let cost = iteration_cost(&lp, at_least);
+    charge(cost * solved.as_ref().map_or(COMPACT_ITERATIONS, |s| s.iterations as f64));
+    let solved = solved.ok_or_else(failed)?;
     let ((x, t, largest), gap) = schedule_and_gap(p, &sc, &solved).ok_or_else(failed)?;
     if gap.is_nan() || gap > GAP_RTOL {
         return Err(SolveError::Unproven { gap });

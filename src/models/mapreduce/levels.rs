@@ -523,17 +523,66 @@ impl Shape {
 /// The shuffle with its parts capped at one level, proved optimal by the
 /// dual solution of that shape; `None` where the shape is not the optimum.
 pub fn capped_level(p: &Shuffle) -> Option<Solution> {
-    one_level(p).and_then(Result::ok)
+    one_level(p).and_then(Result::ok).map(|(solution, _)| solution)
 }
 
 /// [`capped_level`], or where one level is not the optimum, levels rising
 /// along the first mappers ([`staircase`]) from the shorter of its shapes.
 pub fn capped_levels(p: &Shuffle) -> Option<Solution> {
+    levels_found(p).map(|(solution, _)| solution)
+}
+
+/// The shape of parts a solve proved: what the last mapper does and which
+/// mappers are pins.
+type Found = (Last, Vec<usize>);
+
+/// The shape [`capped_levels_near`] proved last, which it tries first at
+/// the next shuffle: for a list's counts (its first m' mappers) the pins,
+/// among the first ℓ mappers, stay where they were from one count to the
+/// next, and one level's search at them replaces a search over pins.
+#[derive(Debug, Clone, Default)]
+pub struct LevelsNear {
+    found: Option<Found>,
+    /// Shuffles the shape before answered.
+    pub reused: usize,
+}
+
+/// [`capped_levels`], trying first the shape `near` holds (the last one
+/// proved): the same shuffle where that shape is proved optimal again.
+pub fn capped_levels_near(p: &Shuffle, near: &mut LevelsNear) -> Option<Solution> {
+    if let Some(solution) = near.found.as_ref().and_then(|(last, pins)| at_pins(p, *last, pins)) {
+        near.reused += 1;
+        return Some(solution);
+    }
+    let (solution, found) = levels_found(p)?;
+    near.found = Some(found);
+    Some(solution)
+}
+
+/// The shape with the last mapper doing `last` and the mappers `pins`
+/// pinned, where its dual proves it.
+fn at_pins(p: &Shuffle, last: Last, pins: &[usize]) -> Option<Solution> {
+    let m = p.intervals.m();
+    if p.a.len() != m || m < 2 {
+        return None;
+    }
+    let mut pinned = vec![false; m];
+    for &k in pins {
+        *pinned.get_mut(k).filter(|_| k + 1 < m)? = true;
+    }
+    let sc = p.scaled();
+    let shape = Shape::at(p, &sc, last, &pinned, &mut Warm::default())?;
+    shape.proved(p, &sc, &windows(&p.intervals), last).ok()
+}
+
+/// [`capped_levels`] with the shape it proved.
+fn levels_found(p: &Shuffle) -> Option<(Solution, Found)> {
     match one_level(p)? {
-        Ok(solution) => Some(solution),
+        Ok((solution, last)) => Some((solution, (last, Vec::new()))),
         Err((last, shape, warm)) => {
             let (sc, windows) = (p.scaled(), windows(&p.intervals));
-            staircase(p, &sc, &windows, last, shape, warm).or_else(|| {
+            let found = |(solution, pins)| (solution, (last, pins));
+            staircase(p, &sc, &windows, last, shape, warm).map(found).or_else(|| {
                 // No top level: the chain to a free last part, its first
                 // mappers capped at the levels of the pins.
                 if p.intervals.m() * p.intervals.width() > MOST_FREE_READS {
@@ -541,7 +590,8 @@ pub fn capped_levels(p: &Shuffle) -> Option<Solution> {
                 }
                 let mut warm = Warm::default();
                 let chain = Shape::at(p, &sc, Last::Free, &vec![false; p.intervals.m()], &mut warm)?;
-                staircase(p, &sc, &windows, Last::Free, chain, warm)
+                let (solution, pins) = staircase(p, &sc, &windows, Last::Free, chain, warm)?;
+                Some((solution, (Last::Free, pins)))
             })
         }
     }
@@ -551,9 +601,10 @@ pub fn capped_levels(p: &Shuffle) -> Option<Solution> {
 /// shape, and where the search for its level ended.
 type Unproved = (Last, Shape, Warm);
 
-/// One level, the last mapper idle and then capped: the solution, or the
-/// shorter shape where neither is proved; `None` where neither holds.
-fn one_level(p: &Shuffle) -> Option<Result<Solution, Unproved>> {
+/// One level, the last mapper idle and then capped: the solution and what
+/// its last mapper does, or the shorter shape where neither is proved;
+/// `None` where neither holds.
+fn one_level(p: &Shuffle) -> Option<Result<(Solution, Last), Unproved>> {
     let iv = p.intervals;
     let m = iv.m();
     if p.a.len() != m || m < 2 {
@@ -567,7 +618,7 @@ fn one_level(p: &Shuffle) -> Option<Result<Solution, Unproved>> {
         let mut warm = Warm::default();
         let Some(shape) = Shape::at(p, &sc, last, &none, &mut warm) else { continue };
         match shape.proved(p, &sc, &windows, last) {
-            Ok(solution) => return Some(Ok(solution)),
+            Ok(solution) => return Some(Ok((solution, last))),
             Err(shape) if shorter.as_ref().is_none_or(|s| shape.length() < s.1.length()) => {
                 shorter = Some((last, shape, warm));
             }
@@ -603,7 +654,8 @@ const PIN_TRIALS: usize = 3;
 /// shape proves it, or no pin shortens it: each round estimates every
 /// candidate's length at the level as it stands (one pass over the parts,
 /// the sum's change priced at the length's slope along the level), then
-/// solves the [`PIN_TRIALS`] best in full and keeps the shortest.
+/// solves the [`PIN_TRIALS`] best in full and keeps the shortest. The
+/// solution comes with its pins.
 fn staircase(
     p: &Shuffle,
     sc: &Scaled,
@@ -611,7 +663,7 @@ fn staircase(
     last: Last,
     mut shape: Shape,
     mut warm: Warm,
-) -> Option<Solution> {
+) -> Option<(Solution, Vec<usize>)> {
     let m = p.intervals.m();
     let front = p.intervals.width().min(m - 1);
     let mut pinned = vec![false; m];
@@ -655,7 +707,7 @@ fn staircase(
         *pinned.get_mut(k)? = true;
         warm = near;
         shape = match next.proved(p, sc, windows, last) {
-            Ok(solution) => return Some(solution),
+            Ok(solution) => return Some((solution, (0..m).filter(|&k| pinned.get(k) == Some(&true)).collect())),
             Err(next) => next,
         };
     }

@@ -579,22 +579,63 @@ pub(super) fn capped_level_charged(_: &Shuffle, _: &mut usize) -> Option<Solutio
     None
 }
 
+/// The shape the last capped levels proved, for the next count of a list
+/// (see [`super::levels::LevelsNear`]).
+#[cfg(feature = "full")]
+pub use super::levels::LevelsNear;
+
+/// Without the full module there are no capped levels to reuse.
+#[cfg(not(feature = "full"))]
+#[derive(Debug, Clone, Default)]
+pub struct LevelsNear {}
+
+/// The capped levels (one, or rising along the first mappers) for a
+/// search that budgets its solves in interval passes (`left`), the shape
+/// `near` holds tried first: only where the single level's dearest reads
+/// fit what is left, charged what it read (the pins' search can read more
+/// than that: at most one such solve overruns the budget). Only in the
+/// full module.
+#[cfg(feature = "full")]
+pub(super) fn capped_levels_charged(p: &Shuffle, left: &mut usize, near: &mut LevelsNear) -> Option<Solution> {
+    if capped_level_reads(&p.intervals) * LEVEL_READ_PASSES > *left as f64 {
+        return None;
+    }
+    let before = super::levels::work();
+    let solved = super::levels::capped_levels_near(p, near);
+    *left = left.saturating_sub(((super::levels::work() - before) * LEVEL_READ_PASSES) as usize);
+    solved
+}
+
+#[cfg(not(feature = "full"))]
+pub(super) fn capped_levels_charged(_: &Shuffle, _: &mut usize, _: &mut LevelsNear) -> Option<Solution> {
+    None
+}
+
 /// Iterations the general LP's interior-point method is expected to take
 /// on a small LP (26 to 45 on random lists' counts near their best, of
 /// 136 to 161 mappers with r = 250, ℓ = 100).
 #[cfg(feature = "full")]
 const SEARCH_GENERAL_ITERATIONS: f64 = 30.0;
 
-/// Multiply-subtracts of the general LP's factorisations charged as one
-/// interval pass: a multiply-subtract an iteration takes 2 to 3.4 ns
-/// natively there (building the LP included), an interval pass about 5.
+/// Multiply-subtracts of the general LP's factorisations counted as one
+/// interval pass where a search decides whether to try it: a
+/// multiply-subtract an iteration takes 2 to 3.4 ns natively there
+/// (building the LP included), an interval pass about 5.
 #[cfg(feature = "full")]
 const GENERAL_WORK_PER_PASS: f64 = 2.0;
+
+/// The general LP's measured cost ([`super::general::spent`], about
+/// 8 × 10⁻¹⁰ s a unit) charged as one interval pass (about 5 ns).
+#[cfg(feature = "full")]
+const GENERAL_COST_PER_PASS: f64 = 6.0;
 
 /// The general LP for a search that budgets its solves in interval passes
 /// (`left`): only where one factorisation of the compact form times
 /// [`SEARCH_GENERAL_ITERATIONS`] fits what is left, charged what its
-/// iterations took. Only in the full module.
+/// iterations cost (through relaxations, a small part of the compact
+/// form's: charged at the compact form's, one count of a random 436-list
+/// with r = 400, ℓ = 300, 40 ms, took a budget of 3 s). Only in the full
+/// module.
 #[cfg(feature = "full")]
 pub(super) fn general_charged(p: &Shuffle, left: &mut usize) -> Option<Solution> {
     let work = super::general::factorisation_work(p)?;
@@ -602,18 +643,26 @@ pub(super) fn general_charged(p: &Shuffle, left: &mut usize) -> Option<Solution>
     if expected > *left as f64 {
         return None;
     }
+    let before = super::general::spent();
     let solved = general_within(p, work);
-    let iterations = match &solved {
-        Ok(Solution { method: Method::InteriorPoint { iterations, .. }, .. }) => *iterations as f64,
-        _ => SEARCH_GENERAL_ITERATIONS,
-    };
-    *left = left.saturating_sub((work * iterations / GENERAL_WORK_PER_PASS) as usize);
+    *left = left.saturating_sub(((super::general::spent() - before) / GENERAL_COST_PER_PASS) as usize);
     solved.ok()
 }
 
 #[cfg(not(feature = "full"))]
 pub(super) fn general_charged(_: &Shuffle, _: &mut usize) -> Option<Solution> {
     None
+}
+
+/// The interval passes the capped level is charged at its dearest.
+#[cfg(feature = "full")]
+pub(super) fn capped_level_passes(iv: &Intervals) -> usize {
+    (capped_level_reads(iv) * LEVEL_READ_PASSES) as usize
+}
+
+#[cfg(not(feature = "full"))]
+pub(super) fn capped_level_passes(_: &Intervals) -> usize {
+    0
 }
 
 /// The capped level's reads at its dearest ([`super::levels::dearest_reads`]).
