@@ -72,10 +72,6 @@ pub fn spent() -> f64 {
     SPENT.with(Cell::get)
 }
 
-fn charge(cost: f64) {
-    SPENT.with(|s| s.set(s.get() + cost));
-}
-
 /// The relative gap between the schedule's length and the dual bound at
 /// which the schedule is accepted as optimal.
 pub const GAP_RTOL: f64 = 1e-9;
@@ -514,6 +510,15 @@ const TIGHT: f64 = 1e-12;
 
 /// Solves `lp` (costs `q`) by the interior-point method to `tolerance`,
 /// reporting its progress where `report`; `None` where the method fails.
+/// [`solve_lp`], its iterations added to [`spent`] at `cost` each (where
+/// it fails, [`COMPACT_ITERATIONS`] of them).
+fn solve_lp_charged(sc: &Scaled, lp: &Compact, q: Vec<f64>, tolerance: f64, report: bool, cost: f64) -> Option<Solved> {
+    let solved = solve_lp(sc, lp, q, tolerance, report);
+    let iterations = solved.as_ref().map_or(COMPACT_ITERATIONS, |s| s.iterations as f64);
+    SPENT.with(|s| s.set(s.get() + cost * iterations));
+    solved
+}
+
 fn solve_lp(sc: &Scaled, lp: &Compact, q: Vec<f64>, tolerance: f64, report: bool) -> Option<Solved> {
     let (m, vars, rows) = (lp.m, lp.vars, lp.rhs.len());
     // Clarabel: A z + s = b, s in the cones; G z ≥ h is −G z + s = −h.
@@ -766,9 +771,7 @@ fn relaxed(
         if spent + cost * last_iterations as f64 > allowance {
             return None;
         }
-        let solved = solve_lp(sc, &lp, q, tolerance, false);
-        charge(cost * solved.as_ref().map_or(COMPACT_ITERATIONS, |s| s.iterations as f64));
-        let solved = solved?;
+        let solved = solve_lp_charged(sc, &lp, q, tolerance, false, cost)?;
         iterations += solved.iterations;
         last_iterations = solved.iterations;
         spent += cost * solved.iterations as f64;
@@ -837,10 +840,7 @@ fn solve_general(p: &Shuffle, max_work: f64, relaxations: bool) -> Result<Soluti
     if let Err(work) = work {
         return Err(SolveError::TooLarge { work, limit: max_work });
     }
-    let solved = solve_lp(&sc, &lp, q, TIGHT, true);
-    let cost = iteration_cost(&lp, at_least);
-    charge(cost * solved.as_ref().map_or(COMPACT_ITERATIONS, |s| s.iterations as f64));
-    let solved = solved.ok_or_else(failed)?;
+    let solved = solve_lp_charged(&sc, &lp, q, TIGHT, true, iteration_cost(&lp, at_least)).ok_or_else(failed)?;
     let ((x, t, largest), gap) = schedule_and_gap(p, &sc, &solved).ok_or_else(failed)?;
     if gap.is_nan() || gap > GAP_RTOL {
         return Err(SolveError::Unproven { gap });

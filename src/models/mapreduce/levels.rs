@@ -543,15 +543,12 @@ type Found = (Last, Vec<usize>);
 #[derive(Debug, Clone, Default)]
 pub struct LevelsNear {
     found: Option<Found>,
-    /// Shuffles the shape before answered.
-    pub reused: usize,
 }
 
 /// [`capped_levels`], trying first the shape `near` holds (the last one
 /// proved): the same shuffle where that shape is proved optimal again.
 pub fn capped_levels_near(p: &Shuffle, near: &mut LevelsNear) -> Option<Solution> {
     if let Some(solution) = near.found.as_ref().and_then(|(last, pins)| at_pins(p, *last, pins)) {
-        near.reused += 1;
         return Some(solution);
     }
     let (solution, found) = levels_found(p)?;
@@ -581,8 +578,8 @@ fn levels_found(p: &Shuffle) -> Option<(Solution, Found)> {
         Ok((solution, last)) => Some((solution, (last, Vec::new()))),
         Err((last, shape, warm)) => {
             let (sc, windows) = (p.scaled(), windows(&p.intervals));
-            let found = |(solution, pins)| (solution, (last, pins));
-            staircase(p, &sc, &windows, last, shape, warm).map(found).or_else(|| {
+            let found = |last| move |(solution, pins)| (solution, (last, pins));
+            staircase(p, &sc, &windows, last, shape, warm).map(found(last)).or_else(|| {
                 // No top level: the chain to a free last part, its first
                 // mappers capped at the levels of the pins.
                 if p.intervals.m() * p.intervals.width() > MOST_FREE_READS {
@@ -590,8 +587,7 @@ fn levels_found(p: &Shuffle) -> Option<(Solution, Found)> {
                 }
                 let mut warm = Warm::default();
                 let chain = Shape::at(p, &sc, Last::Free, &vec![false; p.intervals.m()], &mut warm)?;
-                let (solution, pins) = staircase(p, &sc, &windows, Last::Free, chain, warm)?;
-                Some((solution, (Last::Free, pins)))
+                staircase(p, &sc, &windows, Last::Free, chain, warm).map(found(Last::Free))
             })
         }
     }

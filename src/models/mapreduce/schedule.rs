@@ -565,13 +565,7 @@ const LEVEL_READ_PASSES: f64 = 4.0;
 /// what it read. Only in the full module.
 #[cfg(feature = "full")]
 pub(super) fn capped_level_charged(p: &Shuffle, left: &mut usize) -> Option<Solution> {
-    if capped_level_reads(&p.intervals) * LEVEL_READ_PASSES > *left as f64 {
-        return None;
-    }
-    let before = super::levels::work();
-    let solved = capped_level(p);
-    *left = left.saturating_sub(((super::levels::work() - before) * LEVEL_READ_PASSES) as usize);
-    solved
+    levels_charged(p, left, capped_level)
 }
 
 #[cfg(not(feature = "full"))]
@@ -591,24 +585,30 @@ pub struct LevelsNear {}
 
 /// The capped levels (one, or rising along the first mappers) for a
 /// search that budgets its solves in interval passes (`left`), the shape
-/// `near` holds tried first: only where the single level's dearest reads
-/// fit what is left, charged what it read (the pins' search can read more
-/// than that: at most one such solve overruns the budget). Only in the
-/// full module.
+/// `near` holds tried first: gated and charged as the single level (the
+/// pins' search can read more than its dearest: at most one such solve
+/// overruns the budget). Only in the full module.
 #[cfg(feature = "full")]
 pub(super) fn capped_levels_charged(p: &Shuffle, left: &mut usize, near: &mut LevelsNear) -> Option<Solution> {
-    if capped_level_reads(&p.intervals) * LEVEL_READ_PASSES > *left as f64 {
-        return None;
-    }
-    let before = super::levels::work();
-    let solved = super::levels::capped_levels_near(p, near);
-    *left = left.saturating_sub(((super::levels::work() - before) * LEVEL_READ_PASSES) as usize);
-    solved
+    levels_charged(p, left, |p| super::levels::capped_levels_near(p, near))
 }
 
 #[cfg(not(feature = "full"))]
 pub(super) fn capped_levels_charged(_: &Shuffle, _: &mut usize, _: &mut LevelsNear) -> Option<Solution> {
     None
+}
+
+/// `solve`, one of the capped levels' methods, only where the single
+/// level's dearest reads fit what is left of `left`, charged what it read.
+#[cfg(feature = "full")]
+fn levels_charged(p: &Shuffle, left: &mut usize, solve: impl FnOnce(&Shuffle) -> Option<Solution>) -> Option<Solution> {
+    if capped_level_reads(&p.intervals) * LEVEL_READ_PASSES > *left as f64 {
+        return None;
+    }
+    let before = super::levels::work();
+    let solved = solve(p);
+    *left = left.saturating_sub(((super::levels::work() - before) * LEVEL_READ_PASSES) as usize);
+    solved
 }
 
 /// Iterations the general LP's interior-point method is expected to take
