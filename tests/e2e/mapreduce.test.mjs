@@ -72,16 +72,19 @@ async function withMr({ hash = `#model=${MODEL}`, context = env.context, waitRea
 
 /** What the page shows for each output value (long arrays abbreviated as the page does). */
 async function displayedFor(page, values) {
+  // A long array shows its first three values and its last: only those are
+  // formatted (formatting all 10⁵ of a large list took seconds).
+  const shownOf = (v) => (v.length <= 6 ? v.map((_, i) => i) : [0, 1, 2, v.length - 1]);
   const flat = {};
   for (const [k, v] of Object.entries(values)) {
     if (typeof v === 'number') flat[k] = v;
-    if (Array.isArray(v)) v.forEach((x, i) => { flat[`${k}.${i}`] = x; });
+    if (Array.isArray(v)) for (const i of shownOf(v)) flat[`${k}.${i}`] = v[i];
   }
   const f = await formatInPage(page, flat);
   return Object.fromEntries(Object.entries(values).map(([k, v]) => {
     if (v === null) return [k, '—'];
     if (!Array.isArray(v)) return [k, f[k]];
-    const items = v.map((_, i) => f[`${k}.${i}`]);
+    const items = shownOf(v).map((i) => f[`${k}.${i}`]);
     return [k, v.length <= 6 ? items.join(', ') : `${[...items.slice(0, 3), '…', items.at(-1)].join(', ')} (${v.length} values)`];
   }));
 }
