@@ -102,7 +102,9 @@ REGIMES = [
 # on, the fourth through ten relaxations (34 s solved whole). The next two,
 # the general LP's before too, are a plateau of the fastest front mappers
 # with the slower ones between them below it; the last, the general LP's
-# before as well, parts capped at levels rising along the first mappers.
+# before as well, parts capped at levels rising along the first mappers;
+# then, with ten times its load, the chain with mapper 1's part raised to
+# mapper 455's (the general LP's before: 0.5 s natively).
 LISTS = [
     ("S = 0: m = 1452, r = 27, l = 15", 3, 1452, 27, 15, 1.269e10, 0.0, 1.889e-2, 0),
     ("m = 582, r = 210, l = 39", 3, 582, 210, 39, 1.485e9, 0.8543, 0.1347, 0),
@@ -111,6 +113,7 @@ LISTS = [
     ("two speeds, plateau over slower mappers: m = 500, r = 250, l = 100", 3, 500, 250, 100, 1e10, 1.0, 0.1, 2),
     ("three speeds, plateau over slower mappers: m = 500, r = 250, l = 100", 3, 500, 250, 100, 3e10, 1.0, 0.1, 3),
     ("levels rising along the first mappers: m = 500, r = 250, l = 100", 3, 500, 250, 100, 1e10, 1.0, 0.1, 0),
+    ("the chain with mapper 1 tied to mapper 455: m = 500, r = 250, l = 100", 3, 500, 250, 100, 1e11, 1.0, 0.1, 0),
 ]
 
 

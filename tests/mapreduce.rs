@@ -269,6 +269,7 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
     // where its certificate fails) against microlp on the full LP (4)-(7).
     let mut next = uniform(12345);
     let (mut by_chain, mut by_general, mut by_bound, mut by_idle, mut by_plateau, mut by_level) = (0, 0, 0, 0, 0, 0);
+    let mut by_tied = 0;
     for case in 0..300 {
         let m = 1 + (next() * 7.0) as usize;
         let r = 1 + (next() * 8.0) as usize;
@@ -286,6 +287,7 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
             Method::IdleTail { .. } => by_idle += 1,
             Method::Plateau { .. } | Method::PlateauIdle { .. } | Method::PlateauDescent { .. } => by_plateau += 1,
             Method::CappedLevel { .. } | Method::CappedLevels { .. } | Method::ChainCappedFirst { .. } => by_level += 1,
+            Method::ChainTiedFirst { .. } => by_tied += 1,
         }
         assert_lp_as_written(case, &p, &ours);
     }
@@ -293,7 +295,7 @@ fn optimum_equals_the_lp_as_written_on_random_instances() {
     // capped_levels_equal_the_general_lp_on_random_lists).
     assert!(
         by_chain > 200 && by_general > 0 && by_bound > 0 && by_idle > 0 && by_plateau > 0,
-        "chain {by_chain}, general LP {by_general}, start-up bound {by_bound}, idle tail {by_idle}, plateau {by_plateau}, capped level {by_level}"
+        "chain {by_chain}, general LP {by_general}, start-up bound {by_bound}, idle tail {by_idle}, plateau {by_plateau}, capped level {by_level}, tied first {by_tied}"
     );
 }
 
@@ -881,6 +883,36 @@ fn plateaus_over_slower_mappers_equal_the_general_lp() {
     }
 }
 
+/// HiGHS on the LP as written for the first 1646 mappers of the random
+/// two-speed list of seed 3 (1 or 2 × 10⁻⁵ s/B, the stream of
+/// [`plateaus_over_slower_mappers_equal_the_general_lp`]), r = 250,
+/// ℓ = 100, V = 10¹¹, S = 1 s, γC = 10⁻⁷ s/B (411 500 rows, 272 s).
+const HIGHS_TWO_SPEEDS_1646: f64 = 1770.42289810557;
+
+/// That shuffle is a plateau of 13 over slower mappers: its fast mappers
+/// 1, 2, 4, 6, 8 and 13 take equal parts, the 7 between them fall below.
+/// The plateau's search galloped past it (8 too short, 16 passed by
+/// mapper 17, 17 too long) and the general LP took 4 s; it now tries the
+/// lengths it stepped over after the last one too short, one by one.
+#[test]
+fn a_plateau_the_search_stepped_over_is_found_one_length_at_a_time() {
+    let mut next = uniform(3);
+    let a: Vec<f64> = (0..1646).map(|_| 1e-5 * (1.0 + (next() * 2.0).floor()) + 1e-2 / 16e6).collect();
+    let p = Shuffle { intervals: Intervals::new(1646, 250, 100).unwrap(), a, s: 1.0, c: 0.1e-6 / 250.0, v: 1e11 };
+    let solved = solve(&p).unwrap();
+    assert_eq!(solved.method, Method::Plateau { plateau: 13, below: 7 });
+    let level = solved.alpha[12];
+    let on: Vec<usize> = (1..=13).filter(|&k| close(solved.alpha[k - 1], level, 1e-9)).collect();
+    assert_eq!(on, [1, 2, 4, 6, 8, 13]);
+    let direct = makespan_of(&p, &solved.alpha);
+    assert!(close(direct, solved.makespan(), 1e-9), "reported {} vs implied {direct}", solved.makespan());
+    assert!(
+        close(solved.makespan(), HIGHS_TWO_SPEEDS_1646, GENERAL_RTOL),
+        "{} vs HiGHS {HIGHS_TWO_SPEEDS_1646}",
+        solved.makespan()
+    );
+}
+
 /// Random lists of 500 rates (r = 250, ℓ = 100, S = 1 s, γC = 10⁻⁷ s/B,
 /// V = 10¹⁰ B) whose optimum caps the parts at levels rising along the
 /// first mappers: the first ℓ intervals' windows hold only the first
@@ -942,6 +974,53 @@ fn capped_levels_rising_along_the_first_mappers_equal_the_general_lp() {
     let ties = solved.alpha.iter().filter(|&&x| close(x, held, 1e-9)).count();
     assert!(ties >= 2 && solved.alpha.iter().any(|&x| x > held * (1.0 + 1e-6)), "mapper 1's part ties {ties}");
     implied_and_general_lp_agree("V = 3e10", &p, &solved);
+}
+
+/// The seed-3 list of 500 mappers, r = 250, ℓ = 100, with ten times the
+/// load of the staircase's: the chain alone leaves mapper 1's part below
+/// mapper 455's, and the optimum raises it to that part (interval 1 slack):
+/// the two share the largest part of the windows that wrap around from the
+/// last mappers to the first. The general LP's before (0.5 s natively);
+/// from m' = 475 on, every count of the list has this shape, and the search
+/// for the best count, stuck at m' = 498 before, proves m_best = 500.
+#[test]
+fn the_chain_with_its_first_mapper_tied_to_a_later_one_equals_the_general_lp() {
+    use isoperf::models::mapreduce::mappers::{best_prefix, prefix_lower_bounds, MapperSearch, SEARCH_INTERVALS};
+    let (r, l, v) = (250, 100, 1e11);
+    let prefix = |k: usize| seed_3_prefix(k, r, l, v);
+    for k in [480, 500] {
+        let p = prefix(k);
+        let solved = solve(&p).unwrap();
+        assert_eq!(solved.method, Method::ChainTiedFirst { partner: 455 }, "m' = {k}");
+        let (x1, x455) = (solved.alpha[0], solved.alpha[454]);
+        assert!(close(x1, x455, 1e-9), "m' = {k}: α_1 = {x1}, α_455 = {x455}");
+        // Interval 1 is slack: t_2 − t_1 exceeds mapper 1's send by seconds.
+        let slack = solved.t[1] - solved.t[0] - p.c * x1;
+        assert!(slack > 1.0, "m' = {k}: interval 1's slack {slack} s");
+        implied_and_general_lp_agree(&format!("m' = {k}"), &p, &solved);
+    }
+    let t_all = solve(&prefix(500)).unwrap().makespan();
+    let MapperSearch::Best { m: best, t_shuffle } = best_prefix(&prefix(500), t_all, SEARCH_INTERVALS) else {
+        panic!("the search is unproven")
+    };
+    // Against every count whose lower bound does not rule it out, solved alone.
+    let bounds = prefix_lower_bounds(&random_rates(500, 3), r, l, 1.0, 0.1e-6 / r as f64, v);
+    let open: Vec<usize> = (1..=500).filter(|&k| bounds[k - 1] <= t_all).collect();
+    assert!(open.len() >= 20 && open.len() < 100, "{} counts not ruled out by their bound", open.len());
+    let (brute, low) = open
+        .iter()
+        .map(|&k| (k, solve(&prefix(k)).unwrap().makespan()))
+        .fold((0, f64::INFINITY), |b, (k, t)| if t < b.1 { (k, t) } else { b });
+    assert_eq!((best, brute), (500, 500));
+    assert!(close(t_shuffle, low, 1e-12), "{t_shuffle} vs {low}");
+}
+
+/// The first `k` mappers of the uniform random 500-list of seed 3
+/// ([`random_rates`]) with `r` reducers, width `l`, load `v`, S = 1 s and
+/// γC = 10⁻⁷ s/B.
+fn seed_3_prefix(k: usize, r: usize, l: usize, v: f64) -> Shuffle {
+    let a = random_rates(500, 3)[..k].to_vec();
+    Shuffle { intervals: Intervals::new(k, r, l).unwrap(), a, s: 1.0, c: 0.1e-6 / r as f64, v }
 }
 
 /// A solution's reported length is the one its parts imply (to 10⁻⁹), and
@@ -1527,15 +1606,7 @@ fn best_first_mappers_through_capped_first_mappers_equal_brute_force() {
 #[test]
 fn best_first_mappers_charge_the_general_lp_what_its_relaxations_cost() {
     use isoperf::models::mapreduce::mappers::{best_prefix, MapperSearch, SEARCH_INTERVALS};
-    let (r, l) = (400, 300);
-    let list = random_rates(500, 3);
-    let prefix = |k: usize| Shuffle {
-        intervals: Intervals::new(k, r, l).unwrap(),
-        a: list[..k].to_vec(),
-        s: 1.0,
-        c: 0.1e-6 / r as f64,
-        v: 1e10,
-    };
+    let prefix = |k: usize| seed_3_prefix(k, 400, 300, 1e10);
     let at = |k: usize| solve(&prefix(k)).unwrap().makespan();
     let search = best_prefix(&prefix(500), at(500), SEARCH_INTERVALS);
     let MapperSearch::Best { m: best, t_shuffle } = search else { panic!("{search:?}") };

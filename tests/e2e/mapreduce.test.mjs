@@ -830,6 +830,11 @@ describe('mapreduce: every valid input is answered (issue 16)', () => {
     // tried at the pins of the count before (not shown before: the
     // general LP past the search's budget).
     [RISING_LEVELS, /Solved by parts capped at 4 levels rising along the first mappers: 23 mappers hold every window's largest part/, 427],
+    // The same list with ten times the load: mapper 1's part raised to
+    // mapper 455's, the two sharing the largest part of the windows that
+    // wrap around; and its m_best (both the general LP's before, the
+    // search stuck at m' = 498).
+    [{ ...RISING_LEVELS, V: '1e11' }, /Solved by the chain method with the first mapper's part raised to mapper 455's: the two share the largest part of the windows that wrap around/, 500],
     // One reducer group, parts falling from S/c over 2399 mappers: the
     // chain as a banded system (refused before: the general LP's gap 0.50).
     [{ m: '2399', r: '4', l: '4', V: '9.7159e10', S: '6.8', gamma: '0.6552' }, /Solved by the chain method/],

@@ -38,7 +38,7 @@
 use super::banded;
 use super::schedule::{
     capped_level_charged, capped_level_passes, capped_levels_charged, descent_method, general_charged, identical_chain,
-    plateau_method, single_group_methods, Hint, Intervals, LevelsNear, PlateauNear, Shuffle,
+    plateau_method, single_group_methods, tied_chain, Hint, Intervals, LevelsNear, PlateauNear, Shuffle,
 };
 
 /// Passes over the intervals (or the mappers) the search may make outside
@@ -288,6 +288,12 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
         let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
         *left = left.saturating_sub(banded as usize);
         single
+            .or_else(|| {
+                // The chain with its first mapper tied to a later one: a
+                // few passes.
+                *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
+                tied_chain(&prefix)
+            })
             .or_else(|| {
                 // A plateau over slower mappers, its length tried first
                 // the count before's: each length a few passes.

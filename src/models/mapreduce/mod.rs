@@ -35,6 +35,8 @@ pub mod general;
 pub mod levels;
 pub mod mappers;
 pub mod schedule;
+#[cfg(feature = "full")]
+pub mod tied;
 mod views;
 
 use mappers::MapperSearch;
@@ -866,6 +868,9 @@ impl Model for MapReduce {
                 } else {
                     format!("{levels} levels rising along them, each ending at a mapper whose interval is tight")
                 }
+            ),
+            Method::ChainTiedFirst { partner } => format!(
+                "the chain method with the first mapper's part raised to mapper {partner}'s: the two share the largest part of the windows that wrap around from the last mappers to the first, so the first mapper's interval is longer than its send, and every later interval before the last mapper is as long as its largest send; proved optimal by a dual solution"
             ),
             Method::InteriorPoint { iterations, rounds: 1 } => format!(
                 "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method in {iterations} iterations and its schedule proved optimal by a dual bound to 10⁻⁹"

@@ -236,6 +236,11 @@ pub enum Method {
     /// each level ended by a mapper whose interval is tight; proved optimal
     /// by a dual solution ([`super::levels`]).
     ChainCappedFirst { capped: usize, levels: usize },
+    /// The chain from mapper 2 on, mapper 1's part raised to mapper
+    /// `partner`'s (interval 1 slack): the two share the largest part of
+    /// the windows that wrap around from the last mappers to the first;
+    /// proved optimal by a dual solution ([`super::tied`]).
+    ChainTiedFirst { partner: usize },
 }
 
 /// An optimal schedule.
@@ -520,6 +525,10 @@ fn solve_near_as<A: Answer>(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Res
             return Ok(A::of(s, m));
         }
     }
+    // A few passes over the mappers, for every budget, before the general LP.
+    if let Some(s) = tied_chain(p) {
+        return Ok(A::of(s, m));
+    }
     match general_within(p, budget.general_work) {
         Err(refused @ SolveError::TooLarge { .. }) if capped_level_reads(&p.intervals) <= budget.level_reads => {
             capped_level(p).map(|s| A::of(s, m)).ok_or(refused)
@@ -545,6 +554,19 @@ fn capped_levels(p: &Shuffle) -> Option<Solution> {
 
 #[cfg(not(feature = "full"))]
 fn capped_levels(_: &Shuffle) -> Option<Solution> {
+    None
+}
+
+/// The chain with its first mapper tied to a later one ([`super::tied`]):
+/// a few passes over the mappers and the wrapping windows. Only in the
+/// full module.
+#[cfg(feature = "full")]
+pub(super) fn tied_chain(p: &Shuffle) -> Option<Solution> {
+    super::tied::tied_chain(p)
+}
+
+#[cfg(not(feature = "full"))]
+pub(super) fn tied_chain(_: &Shuffle) -> Option<Solution> {
     None
 }
 
@@ -1038,6 +1060,9 @@ pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear) -> Option<Solutio
     // is followed by the length that ends at the mapper that passed it.
     let identical = identical_mappers(&p.a);
     let (mut step, mut jump) = (1, None);
+    // The longest plateau found too short (its flows negative): in a list
+    // a plateau passed by a later mapper may still end before it.
+    let mut short = lo;
     while proved.is_none() {
         let length = jump.take().unwrap_or(lo + step);
         if length >= hi {
@@ -1049,7 +1074,10 @@ pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear) -> Option<Solutio
                 lo = length;
                 jump = Some(first);
             }
-            Err(PlateauFit::Short | PlateauFit::Passed(_)) => {
+            Err(fit @ (PlateauFit::Short | PlateauFit::Passed(_))) => {
+                if fit == PlateauFit::Short {
+                    short = length;
+                }
                 lo = length;
                 step *= 2;
             }
@@ -1067,7 +1095,19 @@ pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear) -> Option<Solutio
             Err(PlateauFit::Long) => hi = mid,
         }
     }
-    let proved = proved.or_else(|| at(hi).ok());
+    let mut proved = proved.or_else(|| at(hi).ok());
+    // In a list, the lengths the gallop stepped over after the last one
+    // found too short, in order (m' = 1646 of a random two-speed list,
+    // r = 250, ℓ = 100, V = 10¹¹: 8 too short, 16 passed by mapper 17, 17
+    // too long; the plateau is 13). Each is one chain over the intervals.
+    if proved.is_none() && !identical {
+        for length in (short + 1..hi.min(m)).filter(|&n| n != lo).take(PLATEAU_SCAN) {
+            if let Ok(solution) = at(length) {
+                proved = Some(solution);
+                break;
+            }
+        }
+    }
     if let Some(Method::Plateau { plateau, .. }) = proved.as_ref().map(|s| s.method) {
         near.length = Some(plateau);
     }
@@ -1086,6 +1126,11 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, Plat
 fn identical_mappers(a: &[f64]) -> bool {
     a.windows(2).all(|pair| pair.first() == pair.last())
 }
+
+/// Most plateau lengths of a list tried one by one after its gallop and
+/// bisection failed ([`plateau_chain_near`]).
+#[cfg(feature = "full")]
+const PLATEAU_SCAN: usize = 16;
 
 /// Rounds of re-reading the largest senders (and which mappers fall below
 /// a plateau) before a plateau's chain is taken as settled.
@@ -1911,6 +1956,14 @@ impl Passes {
             done => done,
         }
     }
+}
+
+/// The chain's parts and tight senders over the mappers of `iv`, by
+/// sweeps, whether or not its certificate holds: where a shape close to
+/// the chain starts from.
+#[cfg(feature = "full")]
+pub(super) fn chain_parts(iv: &Intervals, sc: &Scaled) -> Option<(Vec<f64>, Vec<usize>)> {
+    tight_chain(*iv, sc, Passes::Sweeps, &mut 0.0)
 }
 
 /// The chain's tight pattern over the mappers of `iv` (the first q of a
