@@ -379,8 +379,15 @@ describe('calibration', () => {
       };
       await page.fill(`${PANEL} .calibration-text`, 'N,M,T\n4,4000,10\n16,8000,20\n64,8000,30\n');
       await page.waitForFunction((sel) => document.querySelector(sel).querySelector('.dataset-status').textContent === 'Tick the parameters to fit.', PANEL);
+      const ticked = await answers();
       await page.check(`${PANEL} .calibration-fit input[value="t_flops"]`);
       await page.check(`${PANEL} .calibration-fit input[value="t_comm"]`);
+      // The ticks' own fit answers first (the panel fits 250 ms after the
+      // last change): otherwise, on a busy machine, it could land after the
+      // first paste below and be read as that text's answer.
+      await page.waitForFunction(([sel, n]) => Number(document.querySelector(sel).dataset.answers ?? 0) > n, [PANEL, ticked]);
+      await page.waitForTimeout(400);
+      await page.waitForFunction((sel) => !document.querySelector(sel).classList.contains('stale'), PANEL);
       const cases = [
         ['N,M,T\n4,4000,10\n16,8000,-20\n64,8000,3\n', 'line 3, column 3: T = -20 is not a measurement: expected a time > 0'],
         ['N,M,<img src=x onerror=alert(1)>\n4,4000,10\n', "line 1, column 3: '<img src=x onerror=alert(1)>' is not a parameter or an output of pmm"],
