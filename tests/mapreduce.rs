@@ -1015,6 +1015,34 @@ fn the_chain_with_its_first_mapper_tied_to_a_later_one_equals_the_general_lp() {
     assert!(close(t_shuffle, low, 1e-12), "{t_shuffle} vs {low}");
 }
 
+/// In a list's search for its best count, a count the general LP solves
+/// tells the next where its levels are: the pins read off its schedule
+/// prove the seed-3 list's first 499 mappers (V = 10¹⁰, levels rising
+/// along the first mappers) in one level's search, the same schedule the
+/// search over pins finds reading several times as much.
+#[test]
+fn levels_read_off_a_general_lp_schedule_prove_the_next_count_at_their_pins() {
+    use isoperf::models::mapreduce::levels::{capped_levels, capped_levels_near, work, LevelsNear};
+    let whole = seed_3_prefix(500, 250, 100, 1e10);
+    let lp = interior_point_whole(&whole, Budget::FORM.general_work).unwrap();
+    let mut near = LevelsNear::default();
+    near.learn(&whole, &lp);
+    let next = seed_3_prefix(499, 250, 100, 1e10);
+    let before = work();
+    let at_pins = capped_levels_near(&next, &mut near).unwrap();
+    let read_at_pins = work() - before;
+    let before = work();
+    let searched = capped_levels(&next).unwrap();
+    let read_searching = work() - before;
+    assert!(matches!(at_pins.method, Method::CappedLevels { levels, .. } if levels >= 2), "{:?}", at_pins.method);
+    assert_eq!(at_pins.method, searched.method);
+    assert!(close(at_pins.makespan(), searched.makespan(), 1e-12), "{} vs {}", at_pins.makespan(), searched.makespan());
+    assert!(
+        read_at_pins * 3.0 < read_searching,
+        "{read_at_pins} reads at the pins read off, {read_searching} searching"
+    );
+}
+
 /// The first `k` mappers of the uniform random 500-list of seed 3
 /// ([`random_rates`]) with `r` reducers, width `l`, load `v`, S = 1 s and
 /// γC = 10⁻⁷ s/B.

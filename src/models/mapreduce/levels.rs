@@ -545,6 +545,60 @@ pub struct LevelsNear {
     found: Option<Found>,
 }
 
+impl LevelsNear {
+    /// Reads the shape of parts capped at levels off a schedule another
+    /// method proved (the general LP's), for the next shuffle to try first:
+    /// in a list's search for its best count, one general LP then proves
+    /// the counts around it at its pins, a level's search each. A shape
+    /// misread is only a shape tried in vain: [`capped_levels_near`] proves
+    /// whatever it keeps.
+    pub fn learn(&mut self, p: &Shuffle, solved: &Solution) {
+        if let Some(found) = shape_of(p, solved) {
+            self.found = Some(found);
+        }
+    }
+}
+
+/// How far a part may be from a level (relative to the largest part) and
+/// still be read as at it, and how long an interval must be past its
+/// largest send (relative to the schedule) to be read as slack: the
+/// general LP's schedules are exact to about 10⁻⁹.
+const READ_RTOL: f64 = 1e-6;
+
+/// The capped levels' shape of a schedule: what its last mapper does and
+/// its pins, each the first mapper after a lower level's capped ones
+/// (those whose intervals are slack) whose interval is tight at the
+/// level's part. `None` where no interval is slack.
+fn shape_of(p: &Shuffle, solved: &Solution) -> Option<Found> {
+    let m = p.intervals.m();
+    let x = &solved.alpha;
+    let top = x.iter().copied().fold(0.0, f64::max);
+    let scale = solved.makespan().abs().max(p.s);
+    if top.is_nan() || top <= 0.0 || x.len() != m {
+        return None;
+    }
+    let at = |a: f64, b: f64| (a - b).abs() <= READ_RTOL * top;
+    let mut pins = Vec::new();
+    let (mut level, mut any) = (None, false);
+    for k in 0..m.saturating_sub(1) {
+        let send = p.c * x.get(solved.largest.get(k)?.checked_sub(1)?)?;
+        let slack = solved.t.get(k + 1)? - solved.t.get(k)? - send > READ_RTOL * scale;
+        let part = *x.get(k)?;
+        if slack {
+            (level, any) = (Some(part), true);
+        } else if level.is_some_and(|v| at(part, v) && !at(v, top)) {
+            pins.push(k);
+            level = None;
+        }
+    }
+    let last = match *x.last()? {
+        end if end <= READ_RTOL * top => Last::Idle,
+        end if at(end, top) => Last::Capped,
+        _ => Last::Free,
+    };
+    any.then_some((last, pins))
+}
+
 /// [`capped_levels`], trying first the shape `near` holds (the last one
 /// proved): the same shuffle where that shape is proved optimal again.
 pub fn capped_levels_near(p: &Shuffle, near: &mut LevelsNear) -> Option<Solution> {

@@ -279,6 +279,11 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
     let mut bounds = prefix_lower_bounds(&shuffle.a, r, l, shuffle.s, shuffle.c, shuffle.v);
     bounds.truncate(m.saturating_sub(1));
     let (mut plateau, mut levels) = (PlateauNear::default(), LevelsNear::default());
+    // Whether the count before was the capped levels' (then tried before
+    // the plateau: a plateau's search that fails tries some tens of
+    // lengths, each a few passes, where the levels at the pins of the
+    // count before take one level's search).
+    let mut levels_first = false;
     search(&bounds, Some((m, t_all)), list_budget(&shuffle.intervals, budget), |k, left| {
         let iv = Intervals::new(k, r, l)?;
         *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
@@ -297,14 +302,27 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
             .or_else(|| {
                 // A plateau over slower mappers, its length tried first
                 // the count before's: each length a few passes.
-                let pass = iv.count().saturating_mul(PLATEAU_TRY_PASSES);
-                (*left >= pass).then_some(())?;
-                let solved = plateau_method(&prefix, &mut plateau);
-                *left = left.saturating_sub(pass.saturating_mul(plateau.tried));
-                solved
+                let mut plateau_method = |left: &mut usize| {
+                    let pass = iv.count().saturating_mul(PLATEAU_TRY_PASSES);
+                    (*left >= pass).then_some(())?;
+                    let solved = plateau_method(&prefix, &mut plateau);
+                    *left = left.saturating_sub(pass.saturating_mul(plateau.tried));
+                    solved
+                };
+                if levels_first {
+                    capped_levels_charged(&prefix, left, &mut levels).or_else(|| {
+                        levels_first = false;
+                        plateau_method(left)
+                    })
+                } else {
+                    plateau_method(left).or_else(|| {
+                        let solved = capped_levels_charged(&prefix, left, &mut levels);
+                        levels_first = solved.is_some();
+                        solved
+                    })
+                }
             })
-            .or_else(|| capped_levels_charged(&prefix, left, &mut levels))
-            .or_else(|| general_charged(&prefix, left))
+            .or_else(|| general_charged(&prefix, left).inspect(|solved| levels.learn(&prefix, solved)))
             .map(|sol| sol.makespan())
     })
 }

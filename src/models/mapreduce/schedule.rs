@@ -525,7 +525,9 @@ fn solve_near_as<A: Answer>(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Res
             return Ok(A::of(s, m));
         }
     }
-    // A few passes over the mappers, for every budget, before the general LP.
+    // A few passes over the mappers, for every budget, before the general
+    // LP (after the capped levels, which name the shapes they share with
+    // it, mapper 1 tied to a pin, as a level).
     if let Some(s) = tied_chain(p) {
         return Ok(A::of(s, m));
     }
@@ -604,6 +606,12 @@ pub use super::levels::LevelsNear;
 #[cfg(not(feature = "full"))]
 #[derive(Debug, Clone, Default)]
 pub struct LevelsNear {}
+
+#[cfg(not(feature = "full"))]
+impl LevelsNear {
+    /// Nothing to read without the capped levels.
+    pub fn learn(&mut self, _: &Shuffle, _: &Solution) {}
+}
 
 /// The capped levels (one, or rising along the first mappers) for a
 /// search that budgets its solves in interval passes (`left`), the shape
