@@ -284,6 +284,7 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
     // lengths, each a few passes, where the levels at the pins of the
     // count before take one level's search).
     let mut levels_first = false;
+    let mut tied_first = true;
     search(&bounds, Some((m, t_all)), list_budget(&shuffle.intervals, budget), |k, left| {
         let iv = Intervals::new(k, r, l)?;
         *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
@@ -292,12 +293,22 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
         let single = single_group_methods(&prefix);
         let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
         *left = left.saturating_sub(banded as usize);
+        // The chain with its first mapper tied to a later one: a few
+        // passes, tried next where the count before was that (its counts
+        // come in runs), else after the plateau and the levels.
+        let tied = |left: &mut usize| {
+            *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
+            tied_chain(&prefix)
+        };
+        let tried_first = tied_first;
         single
             .or_else(|| {
-                // The chain with its first mapper tied to a later one: a
-                // few passes.
-                *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
-                tied_chain(&prefix)
+                if !tried_first {
+                    return None;
+                }
+                let solved = tied(left);
+                tied_first = solved.is_some();
+                solved
             })
             .or_else(|| {
                 // A plateau over slower mappers, its length tried first
@@ -321,6 +332,14 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
                         solved
                     })
                 }
+            })
+            .or_else(|| {
+                if tried_first {
+                    return None;
+                }
+                let solved = tied(left);
+                tied_first = solved.is_some();
+                solved
             })
             .or_else(|| general_charged(&prefix, left).inspect(|solved| levels.learn(&prefix, solved)))
             .map(|sol| sol.makespan())
