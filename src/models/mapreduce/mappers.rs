@@ -103,13 +103,31 @@ pub enum MapperSearch {
 }
 
 /// The quick methods a count is tried with, the one that solved the count
-/// before first.
+/// before first ([`in_turn`]): for identical mappers the single group's,
+/// the descent, the plateau and the single capped level; for a list's
+/// first mappers the plateau over slower mappers, the capped levels
+/// (rising, at the pins of the count before) and the chain tied first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Quick {
     Single,
     Descent,
     Plateau,
     Level,
+    Levels,
+    Tied,
+}
+
+/// `solve` with each of `methods` in turn, the one that solved the count
+/// before (`last`) first (a search's counts come in runs of one shape),
+/// until one solves; that one is the next count's first.
+fn in_turn<T>(last: &mut Quick, methods: &[Quick], mut solve: impl FnMut(Quick) -> Option<T>) -> Option<T> {
+    let before = *last;
+    let first = methods.iter().copied().filter(|&q| q == before);
+    first.chain(methods.iter().copied().filter(|&q| q != before)).find_map(|method| {
+        let solved = solve(method)?;
+        *last = method;
+        Some(solved)
+    })
 }
 
 /// Ties within this relative difference go to the fewer mappers.
@@ -141,14 +159,13 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
         }
         let p = Shuffle { intervals: iv, a: vec![a; k], s, c, v };
         let n = iv.count();
-        let before = last;
-        let others = [Quick::Single, Quick::Descent, Quick::Plateau, Quick::Level].into_iter().filter(|&q| q != before);
-        std::iter::once(before).chain(others).find_map(|method| {
+        in_turn(&mut last, &[Quick::Single, Quick::Descent, Quick::Plateau, Quick::Level], |method| {
             let most = match method {
                 Quick::Single => n.saturating_mul(PASSES),
                 Quick::Descent => k.saturating_mul(DESCENT_PASSES),
                 Quick::Plateau => n.saturating_mul(PLATEAU_TRY_PASSES),
-                Quick::Level => 0, // it holds its own dearest case
+                Quick::Level => 0,                          // it holds its own dearest case
+                Quick::Levels | Quick::Tied => return None, // a list's
             };
             if *budget < most {
                 return None;
@@ -165,13 +182,11 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
                     (solved, n.saturating_mul(PLATEAU_TRY_PASSES).saturating_mul(plateau.tried))
                 }
                 Quick::Level => (capped_level_charged(&p, budget), 0),
+                Quick::Levels | Quick::Tied => (None, 0),
             };
             let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
             *budget = budget.saturating_sub(cost).saturating_sub(banded as usize);
-            solved.map(|sol| {
-                last = method;
-                sol.makespan()
-            })
+            solved.map(|sol| sol.makespan())
         })
     })
 }
@@ -279,12 +294,10 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
     let mut bounds = prefix_lower_bounds(&shuffle.a, r, l, shuffle.s, shuffle.c, shuffle.v);
     bounds.truncate(m.saturating_sub(1));
     let (mut plateau, mut levels) = (PlateauNear::default(), LevelsNear::default());
-    // Whether the count before was the capped levels' (then tried before
-    // the plateau: a plateau's search that fails tries some tens of
-    // lengths, each a few passes, where the levels at the pins of the
-    // count before take one level's search).
-    let mut levels_first = false;
-    let mut tied_first = true;
+    // The count before's method first: a plateau's search that fails tries
+    // some tens of lengths, each a few passes, where the levels at the pins
+    // of the count before take one level's search.
+    let mut last = Quick::Tied;
     search(&bounds, Some((m, t_all)), list_budget(&shuffle.intervals, budget), |k, left| {
         let iv = Intervals::new(k, r, l)?;
         *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
@@ -293,53 +306,26 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
         let single = single_group_methods(&prefix);
         let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
         *left = left.saturating_sub(banded as usize);
-        // The chain with its first mapper tied to a later one: a few
-        // passes, tried next where the count before was that (its counts
-        // come in runs), else after the plateau and the levels.
-        let tied = |left: &mut usize| {
-            *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
-            tied_chain(&prefix)
-        };
-        let tried_first = tied_first;
         single
             .or_else(|| {
-                if !tried_first {
-                    return None;
-                }
-                let solved = tied(left);
-                tied_first = solved.is_some();
-                solved
-            })
-            .or_else(|| {
-                // A plateau over slower mappers, its length tried first
-                // the count before's: each length a few passes.
-                let mut plateau_method = |left: &mut usize| {
-                    let pass = iv.count().saturating_mul(PLATEAU_TRY_PASSES);
-                    (*left >= pass).then_some(())?;
-                    let solved = plateau_method(&prefix, &mut plateau);
-                    *left = left.saturating_sub(pass.saturating_mul(plateau.tried));
-                    solved
-                };
-                if levels_first {
-                    capped_levels_charged(&prefix, left, &mut levels).or_else(|| {
-                        levels_first = false;
-                        plateau_method(left)
-                    })
-                } else {
-                    plateau_method(left).or_else(|| {
-                        let solved = capped_levels_charged(&prefix, left, &mut levels);
-                        levels_first = solved.is_some();
+                in_turn(&mut last, &[Quick::Plateau, Quick::Levels, Quick::Tied], |method| match method {
+                    Quick::Plateau => {
+                        // Its length tried first the count before's: each
+                        // length a few passes.
+                        let pass = iv.count().saturating_mul(PLATEAU_TRY_PASSES);
+                        (*left >= pass).then_some(())?;
+                        let solved = plateau_method(&prefix, &mut plateau);
+                        *left = left.saturating_sub(pass.saturating_mul(plateau.tried));
                         solved
-                    })
-                }
-            })
-            .or_else(|| {
-                if tried_first {
-                    return None;
-                }
-                let solved = tied(left);
-                tied_first = solved.is_some();
-                solved
+                    }
+                    Quick::Levels => capped_levels_charged(&prefix, left, &mut levels),
+                    // The chain with its first mapper tied to a later one: a few passes.
+                    Quick::Tied => {
+                        *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
+                        tied_chain(&prefix)
+                    }
+                    Quick::Single | Quick::Descent | Quick::Level => None, // identical mappers'
+                })
             })
             .or_else(|| general_charged(&prefix, left).inspect(|solved| levels.learn(&prefix, solved)))
             .map(|sol| sol.makespan())

@@ -2001,19 +2001,26 @@ fn tight_chain(iv: Intervals, sc: &Scaled, how: Passes, lost: &mut f64) -> Optio
             }
         }
         let front = iv.largest_senders_to(&x, q - 1);
-        let mut changed = false;
-        for (slot, &best) in h.iter_mut().zip(&front) {
-            let (now, top) = (value(&x, *slot), value(&x, best));
-            if top > now + 1e-12 * top.abs() {
-                *slot = best;
-                changed = true;
-            }
-        }
-        if !changed {
+        if !raise_senders(&mut h, &front, &x, 0) {
             return Some((x, h));
         }
     }
     None
+}
+
+/// Moves the tight sender `h[n − 1]` of each interval n > `from` to its
+/// window's largest (`front`) where that part is larger; whether any
+/// moved (a chain's senders are re-read until none does).
+pub(super) fn raise_senders(h: &mut [usize], front: &[usize], x: &[f64], from: usize) -> bool {
+    let mut changed = false;
+    for (slot, &best) in h.iter_mut().zip(front).skip(from) {
+        let (now, top) = (value(x, *slot), value(x, best));
+        if top > now + 1e-12 * top.abs() {
+            *slot = best;
+            changed = true;
+        }
+    }
+    changed
 }
 
 /// One reducer group where start-ups outlast transfers but the load does
@@ -2085,7 +2092,7 @@ fn value(x: &[f64], k: usize) -> f64 {
 /// banded system instead: its largest term over the largest value it
 /// computes, times its length (rounding adds up along it). 10⁶ leaves ten
 /// digits, against the certificate's nine.
-const CANCELLATION_LIMIT: f64 = 1e6;
+pub(super) const CANCELLATION_LIMIT: f64 = 1e6;
 
 /// Most multiply-subtracts a banded solve of the chain or its duals takes
 /// (a few milliseconds natively): enough for the falling chains it is for

@@ -31,7 +31,9 @@
 //! [`CERTIFICATE_TOL`], the schedule is optimal.
 
 use super::general::{members, windows, Window};
-use super::schedule::{chain_parts, intervals_hold, Method, Scaled, Shuffle, Solution, CERTIFICATE_TOL};
+use super::schedule::{
+    chain_parts, intervals_hold, raise_senders, Method, Scaled, Shuffle, Solution, CANCELLATION_LIMIT, CERTIFICATE_TOL,
+};
 
 /// Rounds of re-reading the largest senders before the shape is given up
 /// (the chain's own rule).
@@ -102,15 +104,7 @@ fn tied_to(p: &Shuffle, sc: &Scaled, tail: &[(Window, f64)], mut h: Vec<usize>, 
     for round in 0.. {
         parts(sc, &h, t, &mut x)?;
         let front = iv.largest_senders_to(&x, m - 1);
-        let mut changed = false;
-        for (slot, &best) in h.iter_mut().zip(&front).skip(1) {
-            let (now, top) = (part(&x, slot.checked_sub(1)?), part(&x, best.checked_sub(1)?));
-            if top > now + 1e-12 * top.abs() {
-                *slot = best;
-                changed = true;
-            }
-        }
-        if !changed {
+        if !raise_senders(&mut h, &front, &x, 1) {
             break;
         }
         if round + 1 == ROUNDS {
@@ -161,8 +155,8 @@ fn parts(sc: &Scaled, h: &[usize], t: usize, x: &mut [f64]) -> Option<()> {
         term = term.max(y[0].abs()).max((y[1] * u[0]).abs()).max((y[2] * u[1]).abs());
         largest = largest.max(slot.abs());
     }
-    // The chain's limit on digits lost (10⁶ leaves ten).
-    (term / largest.max(f64::MIN_POSITIVE) * m as f64 <= 1e6).then_some(())
+    // The chain's limit on digits lost.
+    (term / largest.max(f64::MIN_POSITIVE) * m as f64 <= CANCELLATION_LIMIT).then_some(())
 }
 
 /// The dual solution of the shape (see the module), checked: its value
