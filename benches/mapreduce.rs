@@ -12,7 +12,9 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use isoperf::api;
-use isoperf::models::mapreduce::schedule::{general, solve, Intervals, Shuffle};
+use isoperf::models::mapreduce::general::interior_point_whole;
+use isoperf::models::mapreduce::levels::{capped_levels_near, LevelsNear};
+use isoperf::models::mapreduce::schedule::{general, solve, Budget, Intervals, Shuffle};
 use isoperf::spec::RawParams;
 
 /// The lecture's reference set with m mappers.
@@ -293,5 +295,30 @@ fn plateaus_over_slower_mappers(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, shuffle, sweep, mappers, capped_levels, plateaus_over_slower_mappers);
+/// The first 1414 mappers of the uniform random 2000-list of seed 3 with
+/// r = 250, ℓ = 100, V = 10¹¹: levels rising over 300 mappers, one of them
+/// ended by no pin below one that mapper 306 pins, proved at the shape
+/// read off the general LP's schedule of the first 1413 (the general LP
+/// alone: 2.5 to 3.5 s natively).
+fn levels_near(c: &mut Criterion) {
+    let prefix = |k: usize| Shuffle {
+        intervals: Intervals::new(k, 250, 100).unwrap(),
+        a: random_rates(2000)[..k].to_vec(),
+        s: 1.0,
+        c: 0.1 * 1e-6 / 250.0,
+        v: 1e11,
+    };
+    let before = prefix(1413);
+    let mut near = LevelsNear::default();
+    near.learn(&before, &interior_point_whole(&before, Budget::FORM.general_work).unwrap());
+    let p = prefix(1414);
+    let mut group = c.benchmark_group("mapreduce/levels near the count before");
+    group.sample_size(20);
+    group.bench_function("uniform m'=1414 of 2000 r=250 l=100 V=1e11 (an unknown level below a pinned one)", |b| {
+        b.iter(|| capped_levels_near(black_box(&p), &mut near.clone()).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, shuffle, sweep, mappers, capped_levels, plateaus_over_slower_mappers, levels_near);
 criterion_main!(benches);
