@@ -303,7 +303,7 @@ fn plateaus_over_slower_mappers(c: &mut Criterion) {
 fn levels_near(c: &mut Criterion) {
     let prefix = |k: usize| Shuffle {
         intervals: Intervals::new(k, 250, 100).unwrap(),
-        a: random_rates(2000)[..k].to_vec(),
+        a: random_rates(k),
         s: 1.0,
         c: 0.1 * 1e-6 / 250.0,
         v: 1e11,

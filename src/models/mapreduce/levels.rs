@@ -761,21 +761,22 @@ fn sum_and_length(
     Some((x.iter().sum(), *p.boundaries(sc, &x, &largest).last()?))
 }
 
-/// Pin candidates: in each stretch of mappers below the level between
-/// capped or pinned ones, the [`PER_STRETCH`] largest parts that have a
-/// larger one before them (a pin lowers the parts before it to its own).
-fn candidates(shape: &Shape, pinned: &[bool]) -> Vec<usize> {
+/// Pin candidates among the first `front` mappers: a mapper below the
+/// level with a larger part before it (a pin lowers the parts before it
+/// to its own), at most `per_stretch` of them, the largest parts, in each
+/// stretch between capped or pinned mappers.
+fn candidates(shape: &Shape, pinned: &[bool], front: usize, per_stretch: usize) -> Vec<usize> {
     let mut found = Vec::new();
     let mut stretch: Vec<(f64, usize)> = Vec::new();
     let mut before = 0.0f64;
     let mut flush = |stretch: &mut Vec<(f64, usize)>| {
-        stretch.sort_by(|a, b| b.0.total_cmp(&a.0));
-        found.extend(stretch.drain(..).take(PER_STRETCH).map(|(_, k)| k));
-    };
-    for (k, (&part, (&capped, &pin))) in shape.x.iter().zip(shape.capped.iter().zip(pinned)).enumerate() {
-        if k + 1 == shape.x.len() {
-            break;
+        if stretch.len() > per_stretch {
+            stretch.sort_by(|a, b| b.0.total_cmp(&a.0));
         }
+        found.extend(stretch.drain(..).take(per_stretch).map(|(_, k)| k));
+    };
+    let front = front.min(shape.x.len().saturating_sub(1));
+    for (k, (&part, (&capped, &pin))) in shape.x.iter().zip(shape.capped.iter().zip(pinned)).enumerate().take(front) {
         if capped || pin {
             flush(&mut stretch);
         } else if before > part {
@@ -802,28 +803,20 @@ struct Change {
     last: Last,
 }
 
-/// The changes worth a try from `shape`: a pin added where a mapper below
-/// the level has a larger part before it ([`candidates`]), each pin
+/// The changes worth a try from `shape`: a pin added at a candidate
+/// ([`candidates`]: every one among the first mappers from one level, the
+/// [`PER_STRETCH`] largest of each stretch from a count close by), each pin
 /// removed or moved to such a mapper between its neighbours, and an
 /// unknown level ended at another of its capped mappers, or at the end.
 fn changes(shape: &Shape, pinned: &[bool], last: Last, search: Search) -> Vec<Change> {
     let m = pinned.len();
-    if let Search::Fresh { front } = search {
-        // Pins added among the first mappers only.
-        let mut before = 0.0f64;
-        let mut tries = Vec::new();
-        for (k, (&part, (&capped, &pin))) in shape.x.iter().zip(shape.capped.iter().zip(pinned)).enumerate().take(front)
-        {
-            if !capped && !pin && before > part {
-                tries.push(Change { toggle: [Some(k), None], last });
-            }
-            before = before.max(part);
-        }
-        return tries;
-    }
-    let adds = candidates(shape, pinned);
-    let pins: Vec<usize> = (0..m).filter(|&k| pinned.get(k) == Some(&true)).collect();
     let change = |a: usize, b: Option<usize>| Change { toggle: [Some(a), b], last };
+    if let Search::Fresh { front } = search {
+        // Pins added among the first mappers only, every candidate.
+        return candidates(shape, pinned, front, usize::MAX).into_iter().map(|k| change(k, None)).collect();
+    }
+    let adds = candidates(shape, pinned, m, PER_STRETCH);
+    let pins: Vec<usize> = (0..m).filter(|&k| pinned.get(k) == Some(&true)).collect();
     let mut tries: Vec<Change> = adds.iter().map(|&k| change(k, None)).collect();
     tries.extend(pins.iter().map(|&k| change(k, None)));
     for (i, &pin) in pins.iter().enumerate() {
