@@ -599,7 +599,9 @@ const READ_RTOL: f64 = 1e-6;
 /// The capped levels' shape of a schedule: what its last mapper does and
 /// its pins, each the first mapper after a lower level's capped ones
 /// (those whose intervals are slack) whose interval is tight at the
-/// level's part. `None` where no interval is slack.
+/// level's part; a level that a higher part follows before any pin is the
+/// unknown one ([`Last::Under`], at most one). `None` where no interval
+/// is slack, or the shape is none of these.
 fn shape_of(p: &Shuffle, solved: &Solution) -> Option<Found> {
     let m = p.intervals.m();
     let x = &solved.alpha;
@@ -650,10 +652,10 @@ fn shape_of(p: &Shuffle, solved: &Solution) -> Option<Found> {
 /// unknown level ends elsewhere).
 pub fn capped_levels_near(p: &Shuffle, near: &mut LevelsNear) -> Option<Solution> {
     if let Some((last, pins)) = near.found.clone() {
-        match shape_at_pins(p, last, &pins) {
+        let (sc, windows) = (p.scaled(), windows(&p.intervals));
+        match shape_at_pins(p, &sc, &windows, last, &pins) {
             Some(Ok(solution)) => return Some(solution),
             Some(Err(started)) => {
-                let (sc, windows) = (p.scaled(), windows(&p.intervals));
                 if let Some((solution, found)) = staircase(p, &sc, &windows, last, started, Search::Near) {
                     near.found = Some(found);
                     return Some(solution);
@@ -670,7 +672,13 @@ pub fn capped_levels_near(p: &Shuffle, near: &mut LevelsNear) -> Option<Solution
 /// The shape with the last mapper doing `last` and the mappers `pins`
 /// pinned: its solution where its dual proves it, or else the shape, its
 /// level's search and its pins, for the staircase to go on from.
-fn shape_at_pins(p: &Shuffle, last: Last, pins: &[usize]) -> Option<Result<Solution, Started>> {
+fn shape_at_pins(
+    p: &Shuffle,
+    sc: &Scaled,
+    windows: &Windows,
+    last: Last,
+    pins: &[usize],
+) -> Option<Result<Solution, Started>> {
     let m = p.intervals.m();
     let under_fits = match last {
         Last::Under(d) => d + 1 < m,
@@ -683,10 +691,9 @@ fn shape_at_pins(p: &Shuffle, last: Last, pins: &[usize]) -> Option<Result<Solut
     for &k in pins {
         *pinned.get_mut(k).filter(|_| k + 1 < m)? = true;
     }
-    let sc = p.scaled();
     let mut warm = Warm::default();
-    let shape = Shape::at(p, &sc, last, &pinned, &mut warm)?;
-    Some(shape.proved(p, &sc, &windows(&p.intervals), last).map_err(|shape| (shape, warm, pinned)))
+    let shape = Shape::at(p, sc, last, &pinned, &mut warm)?;
+    Some(shape.proved(p, sc, windows, last).map_err(|shape| (shape, warm, pinned)))
 }
 
 /// [`capped_levels`] with the shape it proved.
@@ -975,7 +982,8 @@ mod tests {
     fn an_unknown_level_below_a_pinned_one_is_the_optimum_highs_finds() {
         let p = seed_3_prefix(1414);
         let shape = (Last::Under(140), vec![7, 53, 84, 305]);
-        let Some(Ok(solved)) = shape_at_pins(&p, shape.0, &shape.1) else { panic!("not proved") };
+        let (sc, windows) = (p.scaled(), windows(&p.intervals));
+        let Some(Ok(solved)) = shape_at_pins(&p, &sc, &windows, shape.0, &shape.1) else { panic!("not proved") };
         assert_eq!(solved.method, Method::CappedLevels { capped: 17, levels: 5 });
         assert!((solved.makespan() / HIGHS_1414 - 1.0).abs() < 1e-12, "{} vs HiGHS {HIGHS_1414}", solved.makespan());
         let direct = makespan_of(&p, &solved.alpha, 250, 100);
@@ -988,7 +996,7 @@ mod tests {
         // With a pin in its place (the largest part after 141, mapper
         // 163's), or no level of its own, the shuffle is longer.
         for pins in [vec![7, 53, 84, 162], vec![7, 53, 84, 162, 305], vec![7, 53, 84]] {
-            let longer = match shape_at_pins(&p, Last::Idle, &pins) {
+            let longer = match shape_at_pins(&p, &sc, &windows, Last::Idle, &pins) {
                 Some(Ok(s)) => s.makespan(),
                 Some(Err((shape, ..))) => p.scaled().seconds(shape.length()),
                 None => f64::INFINITY,
