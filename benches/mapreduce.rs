@@ -317,6 +317,27 @@ fn levels_near(c: &mut Criterion) {
     group.bench_function("uniform m'=1414 of 2000 r=250 l=100 V=1e11 (an unknown level below a pinned one)", |b| {
         b.iter(|| capped_levels_near(black_box(&p), &mut near.clone()).unwrap())
     });
+    // From the shape of the first 1412 (pins at 8, 54, 85 and 141, the top
+    // level unknown) to the first 1413's: the level mapper 141 pinned made
+    // the unknown one and mapper 306 pinning the top level, two changes at
+    // once (each alone longer); the general LP before.
+    let before = prefix(1412);
+    let mut near = LevelsNear::default();
+    near.learn(&before, &interior_point_whole(&before, Budget::FORM.general_work).unwrap());
+    let p = prefix(1413);
+    group.bench_function("uniform m'=1413 of 2000 (the unknown level and a pin moved at once)", |b| {
+        b.iter(|| capped_levels_near(black_box(&p), &mut near.clone()).unwrap())
+    });
+    // The chain with its first two mappers capped, proved at the count
+    // before's pin, its level's search from that count's level.
+    let mut near = LevelsNear::default();
+    for k in [1000, 1001] {
+        capped_levels_near(&prefix(k), &mut near).unwrap();
+    }
+    let p = prefix(1002);
+    group.bench_function("uniform m'=1002 of 2000 (the chain, its first mappers capped)", |b| {
+        b.iter(|| capped_levels_near(black_box(&p), &mut near.clone()).unwrap())
+    });
     group.finish();
 }
 
