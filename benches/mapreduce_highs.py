@@ -108,7 +108,9 @@ REGIMES = [
 # 1414 mappers of the 2000-list with V = 10¹¹, levels rising over 300
 # mappers, one of them ended by no pin below one mapper 306 pins (HiGHS
 # 76 s; the page's solve of it alone is still the general LP's, 2.5 s: the
-# levels' search finds that shape only from a count close by).
+# levels' search finds that shape only from a count close by); and the
+# first 1413, whose shape the levels find from the first 1412's only by
+# two changes at once.
 LISTS = [
     ("S = 0: m = 1452, r = 27, l = 15", 3, 1452, 27, 15, 1.269e10, 0.0, 1.889e-2, 0),
     ("m = 582, r = 210, l = 39", 3, 582, 210, 39, 1.485e9, 0.8543, 0.1347, 0),
@@ -119,6 +121,7 @@ LISTS = [
     ("levels rising along the first mappers: m = 500, r = 250, l = 100", 3, 500, 250, 100, 1e10, 1.0, 0.1, 0),
     ("the chain with mapper 1 tied to mapper 455: m = 500, r = 250, l = 100", 3, 500, 250, 100, 1e11, 1.0, 0.1, 0),
     ("an unknown level below a pinned one: the first 1414 of a 2000-list, r = 250, l = 100", 3, 1414, 250, 100, 1e11, 1.0, 0.1, 0),
+    ("a pin's level made the unknown one: the first 1413 of a 2000-list, r = 250, l = 100", 3, 1413, 250, 100, 1e11, 1.0, 0.1, 0),
 ]
 
 
