@@ -191,13 +191,15 @@ fn level_parts(iv: &Intervals, sc: &Scaled, last: Last, pinned: &[bool], warm: &
     // one before), scaled to the level: they move little with it, and
     // settle in two or three passes where from the level alone they took
     // six or seven.
-    let mut settled = (warm.level, warm.largest.clone());
-    if settled.1.len() + 1 != m {
+    // Without a warm level, the first sum starts from the level alone.
+    let mut settled = (warm.level, Vec::new());
+    if warm.level > 0.0 {
+        settled.1.clone_from(&warm.largest);
         settled.1.resize(m.saturating_sub(1), warm.level);
     }
     let mut parts = |level: f64| {
         let (from, mut largest) = (settled.0, std::mem::take(&mut settled.1));
-        if from > 0.0 && largest.len() + 1 == m {
+        if from > 0.0 {
             largest.iter_mut().for_each(|v| *v *= level / from);
         }
         let found = parts_at(iv, sc, level, last, pinned, &mut largest);
@@ -886,7 +888,7 @@ fn changes(shape: &Shape, pinned: &[bool], last: Last, search: Search) -> Vec<Ch
         return every.into_iter().map(|k| change(k, None)).collect();
     }
     let adds = candidates((&shape.x, &shape.capped), pinned, m, PER_STRETCH);
-    let pins: Vec<usize> = (0..m).filter(|&k| pinned.get(k) == Some(&true)).collect();
+    let pins = indices(pinned);
     let mut tries: Vec<Change> = adds.iter().map(|&k| change(k, None)).collect();
     tries.extend(pins.iter().map(|&k| change(k, None)));
     for (i, &pin) in pins.iter().enumerate() {
@@ -917,6 +919,11 @@ fn changes(shape: &Shape, pinned: &[bool], last: Last, search: Search) -> Vec<Ch
     tries
 }
 
+/// Where `flags` hold, in order: the pins of a mask.
+fn indices(flags: &[bool]) -> Vec<usize> {
+    flags.iter().enumerate().filter(|&(_, &b)| b).map(|(k, _)| k).collect()
+}
+
 /// The stretch of mappers between the pins around `d`: from the one
 /// below it (exclusive) to the one above it (or the end).
 fn around(pins: &[usize], d: usize, m: usize) -> (usize, usize) {
@@ -934,7 +941,7 @@ fn around(pins: &[usize], d: usize, m: usize) -> (usize, usize) {
 fn moved_levels(shape: &Shape, pinned: &[bool], last: Last, closing: &[usize]) -> Vec<Change> {
     let m = pinned.len();
     let adds = candidates((&shape.x, &shape.capped), pinned, m, PER_STRETCH);
-    let pins: Vec<usize> = (0..m).filter(|&k| pinned.get(k) == Some(&true)).collect();
+    let pins = indices(pinned);
     let capped = |k: &usize| shape.capped.get(*k) == Some(&true);
     let idle = |toggle: [Option<usize>; 2]| Change { toggle, last: Last::Idle };
     let mut tries = Vec::new();
@@ -1019,7 +1026,6 @@ fn staircase(
     (mut shape, mut warm, mut pinned): Started,
     search: Search,
 ) -> Option<(Solution, Found, Warm)> {
-    let m = p.intervals.m();
     let rounds = match (search, last) {
         (Search::Near, _) => NEAR_CHANGES,
         (_, Last::Free) => MOST_FREE_PINS,
@@ -1092,7 +1098,7 @@ fn staircase(
         (pinned, last, shape, warm) = best?;
         // The pins that act (one that does not caps its mapper as any
         // other, so the shape is the same without it).
-        let acting: Vec<usize> = (0..m).filter(|&k| shape.pins.get(k) == Some(&true)).collect();
+        let acting = indices(&shape.pins);
         shape = match shape.proved(p, sc, windows, last) {
             Ok(solution) => return Some((solution, (last, acting), warm)),
             Err(next) => next,
