@@ -938,7 +938,9 @@ fn capped_levels_rising_along_the_first_mappers_equal_the_general_lp() {
             v: 1e10,
         };
         let solved = solve(&p).unwrap();
-        let Method::CappedLevels { capped, levels } = solved.method else { panic!("seed {seed}: {:?}", solved.method) };
+        let Method::CappedLevels { capped, levels, .. } = solved.method else {
+            panic!("seed {seed}: {:?}", solved.method)
+        };
         assert!(levels >= 2 && capped >= levels, "seed {seed}: {levels} levels, {capped} capped");
         // The running maximum over the first ℓ parts rises through every
         // level (and where a mapper below the next level passes the one

@@ -611,6 +611,18 @@ function randomRates(m, seed) {
 /** 500 random rates (seed 3) with r = 250, ℓ = 100, V = 10¹⁰, S = 1 s: levels rising along the first mappers (the general LP's before, 0.4 s natively). */
 const RISING_LEVELS = { mappers: 'heterogeneous', a_map_list: randomRates(500, 3).join(','), r: '250', l: '100', V: '1e10', S: '1' };
 
+/** The native tests' two-speed list of `m` rates (1 or 2 × 10⁻⁵ s/B from the same stream). */
+function twoSpeedRates(m, seed) {
+  let s = BigInt(seed);
+  return Array.from({ length: m }, () => {
+    s = (s * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
+    return Number(s >> 33n) / 2 ** 31 < 0.5 ? '1e-5' : '2e-5';
+  });
+}
+
+/** 2000 mappers of two speeds whose start-ups outlast the transfers: one level, and a lower one dipping below it at the last mappers. */
+const DIPPING_LEVEL = { mappers: 'heterogeneous', a_map_list: twoSpeedRates(2000, 3).join(','), r: '400', l: '300', V: '1e9', S: '1' };
+
 describe('mapreduce: long evaluations run in a worker', () => {
   // Issue 13: every call on the page's thread is quick. quickReport defers
   // what may take long (more than 2·10⁵ intervals, or the general LP)
@@ -835,6 +847,9 @@ describe('mapreduce: every valid input is answered (issue 16)', () => {
     // wrap around; and its m_best (both the general LP's before, the
     // search stuck at m' = 498).
     [{ ...RISING_LEVELS, V: '1e11' }, /Solved by the chain method with the first mapper's part raised to mapper 455's: the two share the largest part of the windows that wrap around/, 500],
+    // 2000 mappers of two speeds: one level, and at the last mappers a
+    // lower one dipping below it (the general LP's before: 15 s natively).
+    [DIPPING_LEVEL, /Solved by parts capped at one level, and a lower one dipping below it at the last mappers: 1032 mappers hold every window's largest part/, 163],
     // One reducer group, parts falling from S/c over 2399 mappers: the
     // chain as a banded system (refused before: the general LP's gap 0.50).
     [{ m: '2399', r: '4', l: '4', V: '9.7159e10', S: '6.8', gamma: '0.6552' }, /Solved by the chain method/],

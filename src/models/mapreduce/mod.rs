@@ -857,7 +857,20 @@ impl Model for MapReduce {
                 "parts capped at one level: {} hold every window's largest part, and every other mapper finishes as late as the next one allows (start-ups outlast the transfers, and the faster mappers take no more than the level); proved optimal by a dual solution",
                 plural(capped as f64, "mapper", "mappers")
             ),
-            Method::CappedLevels { capped, levels } => format!(
+            Method::CappedLevels { capped, levels, dips } if dips > 0 => {
+                let (shape, windows) = if levels == 2 {
+                    ("one level, and a lower one dipping below it at the last mappers".to_string(), "the last intervals' windows hold only the last mappers, so a lower level there keeps")
+                } else if levels == dips + 1 {
+                    (format!("one level, and {dips} lower ones dipping at the last mappers"), "the last intervals' windows hold only the last mappers, so lower levels there keep")
+                } else {
+                    (format!("{levels} levels, rising along the first mappers and dipping at the last ones"), "the first and the last intervals' windows hold only the first and the last mappers, so lower levels there keep")
+                };
+                format!(
+                    "parts capped at {shape}: {} hold every window's largest part, and every other mapper finishes as late as the next one allows; {windows} those windows' largest parts low (start-ups outlast the transfers); proved optimal by a dual solution",
+                    plural(capped as f64, "mapper", "mappers")
+                )
+            }
+            Method::CappedLevels { capped, levels, .. } => format!(
                 "parts capped at {levels} levels rising along the first mappers: {} hold every window's largest part, and every other mapper finishes as late as the next one allows; the first intervals' windows hold only the first mappers, so lower levels there keep those windows' largest parts low (start-ups outlast the transfers); proved optimal by a dual solution",
                 plural(capped as f64, "mapper", "mappers")
             ),

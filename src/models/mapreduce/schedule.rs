@@ -226,11 +226,12 @@ pub enum Method {
     /// proved optimal by a dual solution ([`super::levels`]).
     CappedLevel { capped: usize },
     /// Parts capped at `levels` levels rising along the first mappers
-    /// (where the first intervals' windows hold only them), `capped`
-    /// mappers at a level in all, each lower level ended by a mapper
-    /// whose interval is tight; proved optimal by a dual solution
-    /// ([`super::levels`]).
-    CappedLevels { capped: usize, levels: usize },
+    /// (where the first intervals' windows hold only them), `dips` of them
+    /// dipping below the one before at the last mappers (where the last
+    /// intervals' windows hold only those), `capped` mappers at a level in
+    /// all, each lower level ended by a mapper whose interval is tight;
+    /// proved optimal by a dual solution ([`super::levels`]).
+    CappedLevels { capped: usize, levels: usize, dips: usize },
     /// The chain to the last mapper, every interval tight but after the
     /// `capped` first mappers held at `levels` levels rising along them,
     /// each level ended by a mapper whose interval is tight; proved optimal
