@@ -280,19 +280,25 @@ fn plateaus_over_slower_mappers(c: &mut Criterion) {
     let mut group = c.benchmark_group("mapreduce/solve a random list (plateau over slower mappers)");
     for speeds in [2u64, 3] {
         let (m, r, l) = (500usize, 250usize, 100usize);
-        let mut seed = 3u64;
-        let a: Vec<f64> = (0..m)
-            .map(|_| {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                let u = (seed >> 33) as f64 / (1u64 << 31) as f64;
-                1e-5 * (1.0 + (u * speeds as f64).floor() / (speeds - 1) as f64) + 1e-2 / 16e6
-            })
-            .collect();
+        let a = speed_rates(m, speeds);
         let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a, s: 1.0, c: 0.1 * 1e-6 / r as f64, v: 1e10 };
         group
             .bench_function(format!("{speeds} speeds m={m} r={r} l={l}"), |b| b.iter(|| solve(black_box(&p)).unwrap()));
     }
     group.finish();
+}
+
+/// `m` rates of `speeds` speeds, 1 to 2 × 10⁻⁵ s/B in random order, plus
+/// the default s_map/lu (the native tests' stream of seed 3).
+fn speed_rates(m: usize, speeds: u64) -> Vec<f64> {
+    let mut seed = 3u64;
+    (0..m)
+        .map(|_| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let u = (seed >> 33) as f64 / (1u64 << 31) as f64;
+            1e-5 * (1.0 + (u * speeds as f64).floor() / (speeds - 1) as f64) + 1e-2 / 16e6
+        })
+        .collect()
 }
 
 /// The two-speed list of the same stream with r = 400, ℓ = 300 and V = 10⁹
@@ -305,14 +311,7 @@ fn dipping_level(c: &mut Criterion) {
     group.sample_size(20);
     let (r, l) = (400usize, 300usize);
     for m in [600usize, 2000] {
-        let mut seed = 3u64;
-        let a: Vec<f64> = (0..m)
-            .map(|_| {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                let u = (seed >> 33) as f64 / (1u64 << 31) as f64;
-                1e-5 * (1.0 + (2.0 * u).floor()) + 1e-2 / 16e6
-            })
-            .collect();
+        let a = speed_rates(m, 2);
         let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a, s: 1.0, c: 0.1 * 1e-6 / r as f64, v: 1e9 };
         group.bench_function(format!("2 speeds m={m} r={r} l={l} V=1e9"), |b| b.iter(|| solve(black_box(&p)).unwrap()));
     }
