@@ -631,20 +631,18 @@ impl Shape {
         // The dual reads every window's members (at most ℓ each).
         charge((windows.0.len() + windows.1.len()) * p.intervals.width());
         let length = self.length();
+        let pinned = indices(&self.pins());
         let proved = dual_value(sc, windows, &self.x, (&self.capped, &self.pins(), &self.by_pin), last)
             .is_some_and(|bound| (length - bound).abs() <= GAP_RTOL * length.abs());
         if !proved {
             return Err(self);
         }
         let capped = self.capped.iter().filter(|&&c| c).count();
-        let pins = self.pins().iter().filter(|&&c| c).count();
-        let method = match (last, pins) {
+        let dips = pinned.iter().filter(|&&k| k >= dips_from(&p.intervals)).count();
+        let method = match (last, pinned.len()) {
             (Last::Free, levels) => Method::ChainCappedFirst { capped, levels },
             (_, 0) => Method::CappedLevel { capped },
-            (_, pins) => {
-                let dips = indices(&self.pins()).iter().filter(|&&k| k >= dips_from(&p.intervals)).count();
-                Method::CappedLevels { capped, levels: pins + 1, dips }
-            }
+            (_, pins) => Method::CappedLevels { capped, levels: pins + 1, dips },
         };
         Ok(p.unscale(sc, self.x, self.t, self.largest, method))
     }
@@ -822,7 +820,7 @@ fn levels_found(p: &Shuffle) -> Option<(Solution, Found)> {
                 .or_else(|| {
                     // No top level: the chain to a free last part, its first
                     // mappers capped at the levels of the pins.
-                    if p.intervals.m() * p.intervals.width() > MOST_FREE_READS {
+                    if iv.m() * iv.width() > MOST_FREE_READS {
                         return None;
                     }
                     let mut warm = Warm::default();
@@ -1101,8 +1099,9 @@ fn moved_levels(shape: &Shape, pinned: &[bool], last: Last, closing: &[usize]) -
 
 /// How the staircase searches: from one level, adding pins among the
 /// first `front` mappers (where the first intervals' windows hold only
-/// them), or dips among the last from `from` on (the last intervals'), or from a shape proved or read at a count close by, changing
-/// pins anywhere ([`candidates`]: a list's levels may rise over hundreds
+/// them), or dips among the last mappers from `from` on (where the last
+/// intervals' windows hold only them), or from a shape proved or read at
+/// a count close by, changing pins anywhere ([`candidates`]: a list's levels may rise over hundreds
 /// of mappers) and where the unknown level ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Search {
@@ -1159,8 +1158,8 @@ fn staircase(
         if !slope.is_finite() {
             return None;
         }
-        // Pins that no longer act (their reach above the level after them)
-        // are dropped.
+        // Marks that no longer act (a pin's reach above the level after
+        // it, a dip's end at no dip) are dropped.
         for (slot, acts) in pinned.iter_mut().zip(shape.marks()) {
             *slot &= acts;
         }
@@ -1221,7 +1220,7 @@ fn staircase(
             }
         }
         (pinned, last, shape, warm) = best?;
-        // The pins that act (one that does not caps its mapper as any
+        // The marks that act (a pin that does not caps its mapper as any
         // other, so the shape is the same without it).
         let acting = indices(&shape.marks());
         shape = match shape.proved(p, sc, windows, last) {
@@ -1254,6 +1253,18 @@ mod tests {
             assert!(t[n] - t[n - 1] >= need[n] - 1e-9 * t[m - 1], "interval {n}: {} < {}", t[n] - t[n - 1], need[n]);
         }
         t[m - 1] + need[m..].iter().sum::<f64>()
+    }
+
+    /// The shuffle's length with the last mapper doing `last` and the
+    /// mappers `marks` marked, whether its dual proves it or not (infinite
+    /// where the shape has no parts).
+    fn length_at(p: &Shuffle, last: Last, marks: &[usize]) -> f64 {
+        let (sc, windows) = (p.scaled(), windows(&p.intervals));
+        match shape_at_pins(p, &sc, &windows, last, marks, &mut Warm::default()) {
+            Some(Ok(solved)) => solved.makespan(),
+            Some(Err((shape, ..))) => sc.seconds(shape.length()),
+            None => f64::INFINITY,
+        }
     }
 
     /// The first k mappers of the uniform random list of seed 3 (the
@@ -1299,11 +1310,7 @@ mod tests {
         // With a pin in its place (the largest part after 141, mapper
         // 163's), or no level of its own, the shuffle is longer.
         for pins in [vec![7, 53, 84, 162], vec![7, 53, 84, 162, 305], vec![7, 53, 84]] {
-            let longer = match shape_at_pins(&p, &sc, &windows, Last::Idle, &pins, &mut Warm::default()) {
-                Some(Ok(s)) => s.makespan(),
-                Some(Err((shape, ..))) => p.scaled().seconds(shape.length()),
-                None => f64::INFINITY,
-            };
+            let longer = length_at(&p, Last::Idle, &pins);
             assert!(longer > HIGHS_1414 * (1.0 + 1e-7), "{pins:?}: {longer}");
         }
         // Read back off its own schedule, the shape proves the next counts.
@@ -1338,14 +1345,9 @@ mod tests {
         assert!((solved.makespan() / HIGHS_1413 - 1.0).abs() < 1e-12, "{} vs HiGHS {HIGHS_1413}", solved.makespan());
         let direct = makespan_of(&p, &solved.alpha, 250, 100);
         assert!((direct / solved.makespan() - 1.0).abs() < 1e-9, "reported {} vs implied {direct}", solved.makespan());
-        let (sc, windows) = (p.scaled(), windows(&p.intervals));
         let steps = [from, (Last::Under(140), vec![7, 53, 84]), (Last::Idle, vec![7, 53, 84, 140, 305])];
         for (last, pins) in steps {
-            let length = match shape_at_pins(&p, &sc, &windows, last, &pins, &mut Warm::default()) {
-                Some(Ok(s)) => s.makespan(),
-                Some(Err((shape, ..))) => sc.seconds(shape.length()),
-                None => f64::INFINITY,
-            };
+            let length = length_at(&p, last, &pins);
             assert!(length > HIGHS_1413 * (1.0 + 1e-7), "{last:?} {pins:?}: {length}");
         }
     }
@@ -1391,13 +1393,8 @@ mod tests {
         let top = x.iter().copied().fold(0.0, f64::max);
         assert!((x[1990] / x[1992] - 1.0).abs() < 1e-12 && (x[1991] / x[1992] - 1.0).abs() < 1e-12);
         assert!(x[1992] < 0.6 * top && x[1989] < x[1992] && (x[1986] / top - 1.0).abs() < 1e-12);
-        let (sc, windows) = (p.scaled(), windows(&p.intervals));
         for last in [Last::Idle, Last::Capped] {
-            let length = match shape_at_pins(&p, &sc, &windows, last, &[], &mut Warm::default()) {
-                Some(Ok(s)) => s.makespan(),
-                Some(Err((shape, ..))) => sc.seconds(shape.length()),
-                None => f64::INFINITY,
-            };
+            let length = length_at(&p, last, &[]);
             assert!(length > t * (1.0 + 2e-9), "{last:?}: {length}");
         }
     }
@@ -1430,13 +1427,8 @@ mod tests {
             assert!(x[k] < x[582] * (1.0 - 1e-3), "{k}");
         }
         assert!(x[582] < 0.8 * top && (x[568] / top - 1.0).abs() < 1e-12);
-        let (sc, windows) = (p.scaled(), windows(&p.intervals));
         for marks in [vec![582], vec![578, 582]] {
-            let length = match shape_at_pins(&p, &sc, &windows, Last::Idle, &marks, &mut Warm::default()) {
-                Some(Ok(s)) => s.makespan(),
-                Some(Err((shape, ..))) => sc.seconds(shape.length()),
-                None => f64::INFINITY,
-            };
+            let length = length_at(&p, Last::Idle, &marks);
             assert!(length > t * (1.0 + 1e-9), "{marks:?}: {length}");
         }
     }

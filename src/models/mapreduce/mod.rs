@@ -858,15 +858,19 @@ impl Model for MapReduce {
                 plural(capped as f64, "mapper", "mappers")
             ),
             Method::CappedLevels { capped, levels, dips } if dips > 0 => {
-                let (shape, windows) = if levels == 2 {
-                    ("one level, and a lower one dipping below it at the last mappers".to_string(), "the last intervals' windows hold only the last mappers, so a lower level there keeps")
-                } else if levels == dips + 1 {
-                    (format!("one level, and {dips} lower ones dipping at the last mappers"), "the last intervals' windows hold only the last mappers, so lower levels there keep")
-                } else {
-                    (format!("{levels} levels, rising along the first mappers and dipping at the last ones"), "the first and the last intervals' windows hold only the first and the last mappers, so lower levels there keep")
+                let shape = match (levels - 1 - dips, dips) {
+                    (0, 1) => "one level, and a lower one dipping below it at the last mappers".to_string(),
+                    (0, _) => format!("one level, and {dips} lower ones dipping at the last mappers"),
+                    _ => format!("{levels} levels, rising along the first mappers and dipping at the last ones"),
                 };
+                let windows = if levels == dips + 1 {
+                    "the last intervals' windows hold only the last mappers"
+                } else {
+                    "the first and the last intervals' windows hold only the first and the last mappers"
+                };
+                let lower = if levels == 2 { "a lower level there keeps" } else { "lower levels there keep" };
                 format!(
-                    "parts capped at {shape}: {} hold every window's largest part, and every other mapper finishes as late as the next one allows; {windows} those windows' largest parts low (start-ups outlast the transfers); proved optimal by a dual solution",
+                    "parts capped at {shape}: {} hold every window's largest part, and every other mapper finishes as late as the next one allows; {windows}, so {lower} those windows' largest parts low (start-ups outlast the transfers); proved optimal by a dual solution",
                     plural(capped as f64, "mapper", "mappers")
                 )
             }
