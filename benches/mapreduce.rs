@@ -318,6 +318,21 @@ fn dipping_level(c: &mut Criterion) {
     group.finish();
 }
 
+/// Lists of 10⁵ mappers of the same stream in one reducer group
+/// (r = ℓ = 100), V = 10¹⁴: chains whose sweeps lose too many digits,
+/// proved by banded systems (the two-speed list was refused after 280 s
+/// before, the uniform one took over a minute).
+fn long_banded_chains(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mapreduce/solve a list of 10^5 mappers (a chain in banded systems)");
+    group.sample_size(10);
+    let m = 100_000;
+    for (name, a) in [("2 speeds", speed_rates(m, 2)), ("uniform", random_rates(m))] {
+        let p = Shuffle { intervals: Intervals::new(m, 100, 100).unwrap(), a, s: 1.0, c: 0.1e-6 / 100.0, v: 1e14 };
+        group.bench_function(format!("{name} m={m} r=100 l=100 V=1e14"), |b| b.iter(|| solve(black_box(&p)).unwrap()));
+    }
+    group.finish();
+}
+
 /// The first 1414 mappers of the uniform random 2000-list of seed 3 with
 /// r = 250, ℓ = 100, V = 10¹¹: levels rising over 300 mappers, one of them
 /// ended by no pin below one that mapper 306 pins, proved at the shape
@@ -372,6 +387,7 @@ criterion_group!(
     capped_levels,
     plateaus_over_slower_mappers,
     dipping_level,
+    long_banded_chains,
     levels_near
 );
 criterion_main!(benches);

@@ -407,6 +407,9 @@ pub struct Budget {
     /// levels of twelve passes over the mappers, and one over the windows).
     /// The form tries it before the general LP, whatever its size.
     pub level_reads: f64,
+    /// Most multiply-subtracts a banded solve of the chain or its duals
+    /// may take, where the chain's sweeps lose too many digits.
+    pub banded_work: f64,
 }
 
 impl Budget {
@@ -420,17 +423,32 @@ impl Budget {
     /// in 135 MB; 10⁴ mappers, 2.1 × 10⁹, 143 to 186 s in 226 MB (158 s
     /// through relaxations). None of the 300 random instances
     /// takes the general LP.
-    pub const FORM: Budget = Budget { plateau_intervals: None, general_work: 3e9, level_reads: f64::INFINITY };
+    ///
+    /// Its banded solves take up to about a second natively (10⁹
+    /// multiply-subtracts, 0.66 s): the random two-speed list of 10⁵
+    /// mappers with r = ℓ = 100 and V = 10¹⁴, whose chain's sweeps lose
+    /// all but seven digits, is proved by 2.4 × 10⁷ of them, where the
+    /// general LP does not converge.
+    pub const FORM: Budget =
+        Budget { plateau_intervals: None, general_work: 3e9, level_reads: f64::INFINITY, banded_work: 2e9 };
     /// A point of a sweep: tens of milliseconds natively at most.
-    pub const SWEEP_POINT: Budget =
-        Budget { plateau_intervals: Some(PLATEAU_INTERVALS), general_work: 1e5, level_reads: 2e7 };
+    pub const SWEEP_POINT: Budget = Budget {
+        plateau_intervals: Some(PLATEAU_INTERVALS),
+        general_work: 1e5,
+        level_reads: 2e7,
+        banded_work: BANDED_WORK,
+    };
     /// A point of an iso-map: a few milliseconds natively at most. Where
     /// only the capped level answers, up to 2 × 10⁶ of its reads at its
     /// dearest (5 to 27 ns each); its passes settle sooner: the 16 × 16
     /// map over m = 50…100, r = 300…10⁴ at S = 100 s, 96 of whose points
     /// it fills, takes 0.53 s in all.
-    pub const MAP_POINT: Budget =
-        Budget { plateau_intervals: Some(PLATEAU_QUICK_INTERVALS), general_work: 2e4, level_reads: 2e6 };
+    pub const MAP_POINT: Budget = Budget {
+        plateau_intervals: Some(PLATEAU_QUICK_INTERVALS),
+        general_work: 2e4,
+        level_reads: 2e6,
+        banded_work: BANDED_WORK,
+    };
 }
 
 /// [`solve`] within `budget`.
@@ -505,7 +523,7 @@ impl Answer for ShuffleEnds {
 /// the plateau's chain where `budget` lets it run, then the general LP.
 fn solve_near_as<A: Answer>(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Result<A, SolveError> {
     let m = p.intervals.m();
-    if let Some(s) = single_group_methods(p) {
+    if let Some(s) = single_group_methods_within(p, budget.banded_work) {
         return Ok(A::of(s, m));
     }
     if let Some(a) = shaped_methods(p, hint) {
@@ -802,9 +820,16 @@ pub(super) fn descent_method(_: &Shuffle, _: &mut Hint) -> Option<Solution> {
 
 /// The quick methods but the plateau's search: the chain, the start-up
 /// bound and the chain with an idle tail (the last two for one reducer
-/// group), a few passes over the intervals each.
+/// group), a few passes over the intervals each (and banded systems of
+/// at most [`BANDED_WORK`] where the passes lose too many digits).
 pub fn single_group_methods(p: &Shuffle) -> Option<Solution> {
-    chain(p).or_else(|| startup_bound(p)).or_else(|| idle_tail(p))
+    single_group_methods_within(p, BANDED_WORK)
+}
+
+/// [`single_group_methods`], their banded systems taking at most
+/// `banded_work` multiply-subtracts each.
+pub fn single_group_methods_within(p: &Shuffle, banded_work: f64) -> Option<Solution> {
+    chain_within(p, banded_work).or_else(|| startup_bound(p)).or_else(|| idle_tail_within(p, banded_work))
 }
 
 /// The most intervals [`solve_quick`] solves: the chain method over them
@@ -1127,7 +1152,7 @@ pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear) -> Option<Solutio
 /// as banded systems where the sweeps lost too many digits.
 #[cfg(feature = "full")]
 fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, PlateauFit> {
-    Passes::retried(|how, lost| plateau_passes(p, sc, plateau, how, lost))
+    Passes::retried(BANDED_WORK, |how, lost| plateau_passes(p, sc, plateau, how, lost))
 }
 
 /// Whether every mapper maps at the same rate (`a` the rates, scaled or not).
@@ -1167,8 +1192,8 @@ fn plateau_passes(
     for _round in 0..PLATEAU_ROUNDS {
         let swept = plateau_affine_chain(sc, &h, plateau, &below, &mut x).ok_or(Long)?;
         *lost = lost.max(swept);
-        if how == Passes::Banded && swept > CANCELLATION_LIMIT && !below.contains(&true) {
-            banded_chain(sc, &h, plateau, &mut x);
+        if let Some(most) = how.banded_after(swept).filter(|_| !below.contains(&true)) {
+            banded_chain(sc, &h, plateau, &mut x, most);
         }
         let front = iv.largest_senders_to(&x, m - 1);
         let mut changed = false;
@@ -1294,8 +1319,8 @@ fn plateau_passes(
     let (at_w, swept) = at(flows.iter().copied(), w);
     *lost = lost.max(swept);
     // Where the sweep cancelled too many digits, the system as it stands.
-    let (flows, w) = if how == Passes::Banded && swept > CANCELLATION_LIMIT && !below.contains(&true) {
-        banded_duals(sc, &h, &tail, plateau, 1.0).ok_or(Long)?
+    let (flows, w) = if let Some(most) = how.banded_after(swept).filter(|_| !below.contains(&true)) {
+        banded_duals(sc, &h, &tail, plateau, 1.0, most).ok_or(Long)?
     } else {
         (at_w, w)
     };
@@ -1920,6 +1945,12 @@ pub(super) const CERTIFICATE_TOL: f64 = 1e-9;
 /// The chain method with its duality certificate; `None` when the
 /// certificate fails (the optimum is of another form).
 pub fn chain(p: &Shuffle) -> Option<Solution> {
+    chain_within(p, BANDED_WORK)
+}
+
+/// [`chain`], its banded systems (where sweeps lose too many digits)
+/// taking at most `banded_work` multiply-subtracts each.
+pub fn chain_within(p: &Shuffle, banded_work: f64) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
     if p.a.len() != m {
@@ -1929,6 +1960,16 @@ pub fn chain(p: &Shuffle) -> Option<Solution> {
     let attempt = |how: Passes, lost: &mut f64| -> Option<Solution> {
         let (mut x, h) = tight_chain(iv, &sc, how, lost)?;
         if x.iter().any(|&v| v < -1e-12) {
+            // A part further below zero than the sweeps could have erred
+            // (2 % of the largest part where they lost 10¹¹) is no
+            // rounding: the banded systems would not mend it, so the
+            // digits lost do not count (the 10⁵-mapper lists whose load
+            // fits before mS: the start-up bound's, 0.09 s against 0.7 s
+            // through a banded retry).
+            let largest = x.iter().fold(0.0f64, |most, v| most.max(v.abs()));
+            if x.iter().any(|&v| v < -ROUNDING_MARGIN * *lost * f64::EPSILON * largest) {
+                *lost = 0.0;
+            }
             return None;
         }
         let largest = iv.largest_senders(&x);
@@ -1942,27 +1983,39 @@ pub fn chain(p: &Shuffle) -> Option<Solution> {
         }
         Some(p.unscale(&sc, x, t, tight, Method::Chain))
     };
-    Passes::retried(|how, lost| attempt(how, lost).ok_or(())).ok()
+    Passes::retried(banded_work, |how, lost| attempt(how, lost).ok_or(())).ok()
 }
 
 /// How the chain's parts and dual flows are found: by O(m) sweeps, or as
 /// banded systems where a sweep would lose too many digits
 /// ([`CANCELLATION_LIMIT`]; O(m ℓ²), so only on a second attempt).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum Passes {
     Sweeps,
-    Banded,
+    /// Banded systems of at most `most` multiply-subtracts each.
+    Banded {
+        most: f64,
+    },
 }
 
 impl Passes {
     /// `attempt` with sweeps, then, if it failed where they lost too many
     /// digits (it records how many in its second argument), with banded
-    /// systems.
-    fn retried<T, E>(attempt: impl Fn(Passes, &mut f64) -> Result<T, E>) -> Result<T, E> {
+    /// systems of at most `most` multiply-subtracts.
+    fn retried<T, E>(most: f64, attempt: impl Fn(Passes, &mut f64) -> Result<T, E>) -> Result<T, E> {
         let mut lost = 0.0;
         match attempt(Passes::Sweeps, &mut lost) {
-            Err(_) if lost > CANCELLATION_LIMIT => attempt(Passes::Banded, &mut 0.0),
+            Err(_) if lost > CANCELLATION_LIMIT => attempt(Passes::Banded { most }, &mut 0.0),
             done => done,
+        }
+    }
+
+    /// The most a banded system may take where a sweep that lost `swept`
+    /// is to be solved again as one; `None` where the sweep stands.
+    fn banded_after(self, swept: f64) -> Option<f64> {
+        match self {
+            Passes::Banded { most } if swept > CANCELLATION_LIMIT => Some(most),
+            _ => None,
         }
     }
 }
@@ -1984,6 +2037,12 @@ fn tight_chain(iv: Intervals, sc: &Scaled, how: Passes, lost: &mut f64) -> Optio
     // h[k − 1]: the sender whose constraint is tight in interval k < q.
     let mut h: Vec<usize> = (1..q).collect();
     let mut x = vec![0.0; q];
+    // Whether the senders have settled under sweeps. A banded system costs
+    // more the farther a tight sender is from its interval, and the first
+    // rounds' senders are the farthest (the 10⁵-mapper list of two speeds,
+    // r = ℓ = 100: 0.66 s a banded solve in the first round, 0.03 s once
+    // settled), so one past [`BANDED_WORK`] waits until they stay.
+    let mut settled = false;
     for _round in 0..8 {
         // Forward in x_1, unless every interval's largest sender is its newest
         // mapper: then backward in x_q, which stays accurate where a long
@@ -1992,19 +2051,23 @@ fn tight_chain(iv: Intervals, sc: &Scaled, how: Passes, lost: &mut f64) -> Optio
         // A chain that falls from its fixed point grows away from it in x_1
         // as fast: there, where the sweep in x_1 cancels digits, the
         // system is solved as it stands ([`banded_chain`]).
+        let mut rough = false;
         if h.iter().enumerate().all(|(k, &hk)| hk == k + 1) {
             backward_chain(sc, &mut x)?;
         } else {
             let swept = affine_chain(sc, &h, &mut x)?;
             *lost = lost.max(swept);
-            if how == Passes::Banded && swept > CANCELLATION_LIMIT {
-                banded_chain(sc, &h, 1, &mut x);
+            if let Some(most) = how.banded_after(swept) {
+                let now = if settled { most } else { most.min(BANDED_WORK) };
+                rough = banded_chain(sc, &h, 1, &mut x, now).is_none() && !settled;
             }
         }
         let front = iv.largest_senders_to(&x, q - 1);
-        if !raise_senders(&mut h, &front, &x, 0) {
+        let moved = raise_senders(&mut h, &front, &x, 0);
+        if !moved && !rough {
             return Some((x, h));
         }
+        settled |= !moved;
     }
     None
 }
@@ -2033,6 +2096,12 @@ pub(super) fn raise_senders(h: &mut [usize], front: &[usize], x: &[f64], from: u
 /// with no flow past interval q and each idle mapper covered by the last
 /// intervals, whose senders all idle.
 pub fn idle_tail(p: &Shuffle) -> Option<Solution> {
+    idle_tail_within(p, BANDED_WORK)
+}
+
+/// [`idle_tail`], its banded systems taking at most `banded_work`
+/// multiply-subtracts each.
+fn idle_tail_within(p: &Shuffle, banded_work: f64) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
     if iv.groups() != 1 || p.a.len() != m || m < 2 {
@@ -2068,7 +2137,7 @@ pub fn idle_tail(p: &Shuffle) -> Option<Solution> {
         certify(&sc, &x, &t, &tight, q, how, lost)?;
         Some(p.unscale(&sc, x, t, tight, Method::IdleTail { working: q }))
     };
-    let retried = |q: usize| Passes::retried(|how, lost| attempt(q, how, lost).ok_or(())).ok();
+    let retried = |q: usize| Passes::retried(banded_work, |how, lost| attempt(q, how, lost).ok_or(())).ok();
     retried(lo).or_else(|| retried(lo.checked_sub(1)?))
 }
 
@@ -2095,11 +2164,18 @@ fn value(x: &[f64], k: usize) -> f64 {
 /// digits, against the certificate's nine.
 pub(super) const CANCELLATION_LIMIT: f64 = 1e6;
 
+/// How far past a sweep's estimated error ([`CANCELLATION_LIMIT`]'s
+/// measure times ε, of its largest value) a value must be to be no
+/// rounding.
+const ROUNDING_MARGIN: f64 = 1e3;
+
 /// Most multiply-subtracts a banded solve of the chain or its duals takes
-/// (a few milliseconds natively): enough for the falling chains it is for
-/// (6.3 × 10⁶ at m = 4988, ℓ = 37), while a wide window's retry that would
-/// fail anyway (10⁷ at m = 1000, ℓ = 100) is not tried, since the map's
-/// fast paths and the m_best search solve such shuffles many times over.
+/// outside the form ([`Budget::FORM`] allows more): a few milliseconds
+/// natively, enough for the falling chains it is for (6.3 × 10⁶ at
+/// m = 4988, ℓ = 37), while a wide window's retry that would fail anyway
+/// (10⁷ at m = 1000, ℓ = 100) is not tried, since the page thread's quick
+/// solve, the map's fast paths and the m_best search solve such shuffles
+/// many times over.
 const BANDED_WORK: f64 = 8e6;
 
 /// x with A_{k+1} x_{k+1} = A_k x_k − S + c x_{h(k)} for k < m and Σx = 1,
@@ -2149,14 +2225,14 @@ fn plateau_affine_chain(sc: &Scaled, h: &[usize], plateau: usize, below: &[bool]
 /// Σx = 1 solved as a banded system ([`Banded`]) in H, x_{p+1} … x_{q−1}
 /// for x_q = 0 and for x_q = 1, the load then fixing x_q: accurate where
 /// the affine sweep in x_1 is not. Leaves x as it is (and returns `None`)
-/// beyond [`BANDED_WORK`] or on a singular system.
-fn banded_chain(sc: &Scaled, h: &[usize], plateau: usize, x: &mut [f64]) -> Option<()> {
+/// beyond `most` multiply-subtracts or on a singular system.
+fn banded_chain(sc: &Scaled, h: &[usize], plateau: usize, x: &mut [f64], most: f64) -> Option<()> {
     let q = x.len();
     let n = q.checked_sub(plateau).filter(|&n| n > 0 && plateau > 0)?;
     let col = |j: usize| j.saturating_sub(plateau); // H, then x_{p+1} …
     let rows = || h.iter().enumerate().skip(plateau - 1).map(|(k, &hk)| (k + 1, hk));
     let lower = rows().map(|(k, hk)| col(k).saturating_sub(col(hk))).max().unwrap_or(0);
-    if n as f64 * lower as f64 * (lower + 1) as f64 > BANDED_WORK {
+    if n as f64 * lower as f64 * (lower + 1) as f64 > most {
         return None;
     }
     let mut system = Banded::new(n, lower, 1);
@@ -2311,14 +2387,22 @@ fn startup_weight(flows: &[f64], plateau: usize) -> f64 {
 /// (no flow through the plateau's slack intervals, F_q = `end`), for w = 0
 /// and for w = 1: the plateau's equation A_p F_p + c Σ_{j ≤ p} Y_j = p w,
 /// then A_k (F_k − F_{k−1}) + c Y_k = w for p < k < q; mapper q's equation
-/// then fixes w. Returns F_1 … F_q and w; `None` beyond [`BANDED_WORK`].
-fn banded_duals(sc: &Scaled, h: &[usize], tail: &[f64], plateau: usize, end: f64) -> Option<(Vec<f64>, f64)> {
+/// then fixes w. Returns F_1 … F_q and w; `None` beyond `most`
+/// multiply-subtracts.
+fn banded_duals(
+    sc: &Scaled,
+    h: &[usize],
+    tail: &[f64],
+    plateau: usize,
+    end: f64,
+    most: f64,
+) -> Option<(Vec<f64>, f64)> {
     let q = tail.len();
     let n = q.checked_sub(plateau).filter(|&n| n > 0 && plateau > 0)?;
     let row = |k: usize| k.saturating_sub(plateau); // the plateau's equation, then mapper k's
     let flows = || h.iter().enumerate().skip(plateau - 1).map(|(i, &hi)| (i + 1, hi));
     let upper = flows().map(|(j, hj)| (j - plateau).saturating_sub(row(hj))).max().unwrap_or(0);
-    if n as f64 * (upper + 1) as f64 * (upper + 2) as f64 > BANDED_WORK {
+    if n as f64 * (upper + 1) as f64 * (upper + 2) as f64 > most {
         return None;
     }
     let mut system = Banded::new(n, 1, upper);
@@ -2382,8 +2466,8 @@ fn certify(sc: &Scaled, x: &[f64], t: &[f64], tight: &[usize], q: usize, how: Pa
         *lost = lost.max(swept);
         // The flows grow from the end as the parts from the start: where
         // the sweep in w cancels, the system as it stands.
-        if how == Passes::Banded && swept > CANCELLATION_LIMIT {
-            banded_duals(sc, h, &tail, 1, end)?
+        if let Some(most) = how.banded_after(swept) {
+            banded_duals(sc, h, &tail, 1, end, most)?
         } else {
             flows
         }
