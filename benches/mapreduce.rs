@@ -333,6 +333,25 @@ fn long_banded_chains(c: &mut Criterion) {
     group.finish();
 }
 
+/// 10⁵ identical mappers at the lecture's rates in one reducer group over
+/// wide windows (r = ℓ = 5000), V = 10¹⁵, S = 1 s, γ = 0.1: a plateau of 25,
+/// which the form tries whatever the intervals where there is one group
+/// (the general LP's before: 88 s to no proof).
+fn wide_plateau(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mapreduce/solve 10^5 identical mappers in one wide group (a plateau)");
+    group.sample_size(10);
+    let (m, r) = (100_000usize, 5000usize);
+    let p = Shuffle {
+        intervals: Intervals::new(m, r, r).unwrap(),
+        a: vec![1e-5 + 1e-2 / 16e6; m],
+        s: 1.0,
+        c: 0.1e-6 / r as f64,
+        v: 1e15,
+    };
+    group.bench_function(format!("m={m} r={r} l={r} V=1e15"), |b| b.iter(|| solve(black_box(&p)).unwrap()));
+    group.finish();
+}
+
 /// The first 1414 mappers of the uniform random 2000-list of seed 3 with
 /// r = 250, ℓ = 100, V = 10¹¹: levels rising over 300 mappers, one of them
 /// ended by no pin below one that mapper 306 pins, proved at the shape
@@ -388,6 +407,7 @@ criterion_group!(
     plateaus_over_slower_mappers,
     dipping_level,
     long_banded_chains,
+    wide_plateau,
     levels_near
 );
 criterion_main!(benches);

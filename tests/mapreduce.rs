@@ -1252,6 +1252,25 @@ fn a_chain_of_a_hundred_thousand_mappers_is_proved_by_banded_systems() {
     assert!(ours.makespan() > m as f64 * p.s && ours.alpha.iter().all(|&part| part > 0.0));
 }
 
+/// One reducer group over wide windows, start-ups about as long as the
+/// transfers: 40 000 identical mappers, r = ℓ = 2000, V = 4 × 10¹⁴,
+/// S = 1 s, γ = 0.1. Its 41 999 intervals were past what the form gave the
+/// plateau methods, and the general LP ran 21 s to no proof (gap
+/// 3 × 10⁻⁵): refused. With one group the form now always tries them (no
+/// window wraps around the mappers), and a plateau of 10 proves it.
+#[test]
+fn one_reducer_group_takes_the_plateau_methods_whatever_its_intervals() {
+    let m = 40_000;
+    let p = lecture_shuffle(m, 2000, 2000, 4e14, 1.0, 0.1);
+    let ours = solve(&p).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(ours.method, Method::Plateau { plateau: 10, below: 0 });
+    assert!(close(makespan_of(&p, &ours.alpha), ours.makespan(), 1e-9), "{}", ours.makespan());
+    // The plateau's ten parts equal, the parts after it falling.
+    let (plateau, after) = ours.alpha.split_at(10);
+    assert!(plateau.iter().all(|&part| close(part, plateau[0], 1e-9)), "{:?}", plateau);
+    assert!(after[0] < plateau[0] && after.windows(2).take(100).all(|w| w[1] <= w[0]), "{:?}", &after[..3]);
+}
+
 /// Two reducer groups where the descent pauses for a level run: the flow
 /// through the interval after each new level step stays negative for 11
 /// intervals (m = 3704) and 285 (m = 9183), which the active-set steps
