@@ -753,7 +753,8 @@ pub const PLATEAU_FORM_INTERVALS: usize = 16_000;
 /// r = ℓ = 5000 to 10⁵, V = 10¹⁵: plateaus of 25 to 496 proved in 0.08 to
 /// 0.2 s, where the general LP ran for minutes to no proof; 10⁵ mappers of
 /// two speeds, r = ℓ = 100: 0.18 s to fail), else up to the intervals
-/// above, past which a failing split can take minutes.
+/// above (where windows wrap, the split grows about quadratically with
+/// the intervals: see [`PLATEAU_INTERVALS`]).
 fn plateau_first(iv: &Intervals) -> bool {
     let n = iv.count();
     iv.groups() == 1 || n <= PLATEAU_FORM_INTERVALS || (iv.width() >= WIDE_BISECTION && n <= PLATEAU_WIDE_INTERVALS)
