@@ -843,14 +843,10 @@ fn capped_levels_equal_the_general_lp_on_random_lists() {
 fn plateaus_over_slower_mappers_equal_the_general_lp() {
     use isoperf::models::mapreduce::mappers::{best_prefix, prefix_lower_bounds, MapperSearch, SEARCH_INTERVALS};
     let in_turn: Vec<f64> = (0..100).map(|i| if i % 2 == 0 { 1e-5 } else { 2e-5 } + 1e-2 / 16e6).collect();
-    let random = |speeds: f64| {
-        let mut next = uniform(3);
-        (0..500).map(|_| 1e-5 * (1.0 + (next() * speeds).floor() / (speeds - 1.0)) + 1e-2 / 16e6).collect::<Vec<f64>>()
-    };
     let cases = [
         (in_turn, 40, 20, 5.0, 0.5 * 1e-6 / 40.0, 3),
-        (random(2.0), 250, 100, 1.0, 0.1e-6 / 250.0, 4),
-        (random(3.0), 250, 100, 1.0, 0.1e-6 / 250.0, 13),
+        (speed_rates(500, 2.0), 250, 100, 1.0, 0.1e-6 / 250.0, 4),
+        (speed_rates(500, 3.0), 250, 100, 1.0, 0.1e-6 / 250.0, 13),
     ];
     for (a, r, l, s, c, length) in cases {
         let m = a.len();
@@ -891,6 +887,14 @@ fn plateaus_over_slower_mappers_equal_the_general_lp() {
     }
 }
 
+/// The random list of seed 3 of `speeds` speeds: `m` rates evenly spaced
+/// from 1 to 2 × 10⁻⁵ s/B in random order (drawn by [`uniform`]), each
+/// with the default s_map/lu.
+fn speed_rates(m: usize, speeds: f64) -> Vec<f64> {
+    let mut next = uniform(3);
+    (0..m).map(|_| 1e-5 * (1.0 + (next() * speeds).floor() / (speeds - 1.0)) + 1e-2 / 16e6).collect()
+}
+
 /// HiGHS on the LP as written for the first 1646 mappers of the random
 /// two-speed list of seed 3 (1 or 2 × 10⁻⁵ s/B, the stream of
 /// [`plateaus_over_slower_mappers_equal_the_general_lp`]), r = 250,
@@ -904,8 +908,7 @@ const HIGHS_TWO_SPEEDS_1646: f64 = 1770.42289810557;
 /// lengths it stepped over after the last one too short, one by one.
 #[test]
 fn a_plateau_the_search_stepped_over_is_found_one_length_at_a_time() {
-    let mut next = uniform(3);
-    let a: Vec<f64> = (0..1646).map(|_| 1e-5 * (1.0 + (next() * 2.0).floor()) + 1e-2 / 16e6).collect();
+    let a = speed_rates(1646, 2.0);
     let p = Shuffle { intervals: Intervals::new(1646, 250, 100).unwrap(), a, s: 1.0, c: 0.1e-6 / 250.0, v: 1e11 };
     let solved = solve(&p).unwrap();
     assert_eq!(solved.method, Method::Plateau { plateau: 13, below: 7 });
@@ -1241,8 +1244,7 @@ fn long_falling_chains_are_proved() {
 #[test]
 fn a_chain_of_a_hundred_thousand_mappers_is_proved_by_banded_systems() {
     let m = 100_000;
-    let mut next = uniform(3);
-    let a: Vec<f64> = (0..m).map(|_| 1e-5 * (1.0 + (next() * 2.0).floor()) + 1e-2 / 16e6).collect();
+    let a = speed_rates(m, 2.0);
     let p = Shuffle { intervals: Intervals::new(m, 100, 100).unwrap(), a, s: 1.0, c: 0.1e-6 / 100.0, v: 1e14 };
     assert!(single_group_methods_within(&p, Budget::MAP_POINT.banded_work).is_none());
     let ours = solve(&p).unwrap_or_else(|e| panic!("{e}"));

@@ -1238,8 +1238,8 @@ mod tests {
     /// t_{N+1} of the LP (4)-(7) as written, from the parts alone: every
     /// interval n < m at least its largest send (each mapper i sends to
     /// reducer j in interval itv(i, j)), the later ones as long as theirs.
-    fn makespan_of(p: &Shuffle, alpha: &[f64], r: usize, l: usize) -> f64 {
-        let m = alpha.len();
+    fn makespan_of(p: &Shuffle, alpha: &[f64]) -> f64 {
+        let (m, r, l) = (alpha.len(), p.intervals.r(), p.intervals.width());
         let itv = |i: usize, j: usize| (j.div_ceil(l) - 1) * m + i + (j - 1) % l;
         let mut need = vec![0.0f64; itv(m, r) + 1];
         for (i, &part) in alpha.iter().enumerate() {
@@ -1255,6 +1255,15 @@ mod tests {
         t[m - 1] + need[m..].iter().sum::<f64>()
     }
 
+    /// `solved` is `reference` to `rtol`, and the length its parts imply
+    /// ([`makespan_of`], the LP as written) is the one it reports, to 10⁻⁹.
+    fn assert_length(p: &Shuffle, solved: &Solution, reference: f64, rtol: f64) {
+        let t = solved.makespan();
+        assert!((t / reference - 1.0).abs() < rtol, "{t} vs {reference}");
+        let direct = makespan_of(p, &solved.alpha);
+        assert!((direct / t - 1.0).abs() < 1e-9, "reported {t} vs implied {direct}");
+    }
+
     /// The shuffle's length with the last mapper doing `last` and the
     /// mappers `marks` marked, whether its dual proves it or not (infinite
     /// where the shape has no parts).
@@ -1267,17 +1276,23 @@ mod tests {
         }
     }
 
+    /// `m` rates `rate(u)` of the native tests' stream of seed 3 (a 64-bit
+    /// LCG, u in [0, 1)), each plus the default s_map/lu.
+    fn seed_3_rates(m: usize, rate: impl Fn(f64) -> f64) -> Vec<f64> {
+        let mut seed = 3u64;
+        (0..m)
+            .map(|_| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                rate((seed >> 33) as f64 / (1u64 << 31) as f64) + 1e-2 / 16e6
+            })
+            .collect()
+    }
+
     /// The first k mappers of the uniform random list of seed 3 (the
     /// native tests' `random_rates`: 0.5 to 1.5 × 10⁻⁵ s/B), r = 250,
     /// ℓ = 100, V = 10¹¹, S = 1 s, γC = 10⁻⁷ s/B.
     fn seed_3_prefix(k: usize) -> Shuffle {
-        let mut seed = 3u64;
-        let a = (0..k)
-            .map(|_| {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                1e-5 * (0.5 + (seed >> 33) as f64 / (1u64 << 31) as f64) + 1e-2 / 16e6
-            })
-            .collect();
+        let a = seed_3_rates(k, |u| 1e-5 * (0.5 + u));
         Shuffle { intervals: Intervals::new(k, 250, 100).unwrap(), a, s: 1.0, c: 0.1e-6 / 250.0, v: 1e11 }
     }
 
@@ -1299,9 +1314,7 @@ mod tests {
             panic!("not proved")
         };
         assert_eq!(solved.method, Method::CappedLevels { capped: 17, levels: 5, dips: 0 });
-        assert!((solved.makespan() / HIGHS_1414 - 1.0).abs() < 1e-12, "{} vs HiGHS {HIGHS_1414}", solved.makespan());
-        let direct = makespan_of(&p, &solved.alpha, 250, 100);
-        assert!((direct / solved.makespan() - 1.0).abs() < 1e-9, "reported {} vs implied {direct}", solved.makespan());
+        assert_length(&p, &solved, HIGHS_1414, 1e-12);
         // Mappers 117 and 141 share the unknown level; 187 … 292 the level
         // mapper 306 pins, its interval tight.
         let x = &solved.alpha;
@@ -1342,9 +1355,7 @@ mod tests {
         let mut near = LevelsNear { found: Some(from.clone()), warm: Warm::default() };
         let solved = capped_levels_near(&p, &mut near).unwrap();
         assert_eq!(near.found, Some((Last::Under(140), vec![7, 53, 84, 305])));
-        assert!((solved.makespan() / HIGHS_1413 - 1.0).abs() < 1e-12, "{} vs HiGHS {HIGHS_1413}", solved.makespan());
-        let direct = makespan_of(&p, &solved.alpha, 250, 100);
-        assert!((direct / solved.makespan() - 1.0).abs() < 1e-9, "reported {} vs implied {direct}", solved.makespan());
+        assert_length(&p, &solved, HIGHS_1413, 1e-12);
         let steps = [from, (Last::Under(140), vec![7, 53, 84]), (Last::Idle, vec![7, 53, 84, 140, 305])];
         for (last, pins) in steps {
             let length = length_at(&p, last, &pins);
@@ -1357,14 +1368,7 @@ mod tests {
     /// ℓ = 300, V = 10⁹, S = 1 s, γC = 10⁻⁷ s/B: start-ups outlast the
     /// transfers.
     fn two_speeds(m: usize) -> Shuffle {
-        let mut seed = 3u64;
-        let a = (0..m)
-            .map(|_| {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                let u = (seed >> 33) as f64 / (1u64 << 31) as f64;
-                1e-5 * (1.0 + (2.0 * u).floor()) + 1e-2 / 16e6
-            })
-            .collect();
+        let a = seed_3_rates(m, |u| 1e-5 * (1.0 + (2.0 * u).floor()));
         Shuffle { intervals: Intervals::new(m, 400, 300).unwrap(), a, s: 1.0, c: 0.1e-6 / 400.0, v: 1e9 }
     }
 
@@ -1385,10 +1389,8 @@ mod tests {
         let p = two_speeds(2000);
         let solved = capped_levels(&p).unwrap();
         assert_eq!(solved.method, Method::CappedLevels { capped: 1032, levels: 2, dips: 1 });
+        assert_length(&p, &solved, GENERAL_TWO_SPEEDS, 1e-9);
         let t = solved.makespan();
-        assert!((t / GENERAL_TWO_SPEEDS - 1.0).abs() < 1e-9, "{t} vs the general LP's {GENERAL_TWO_SPEEDS}");
-        let direct = makespan_of(&p, &solved.alpha, 400, 300);
-        assert!((direct / t - 1.0).abs() < 1e-9, "reported {t} vs implied {direct}");
         let x = &solved.alpha;
         let top = x.iter().copied().fold(0.0, f64::max);
         assert!((x[1990] / x[1992] - 1.0).abs() < 1e-12 && (x[1991] / x[1992] - 1.0).abs() < 1e-12);
@@ -1413,10 +1415,8 @@ mod tests {
         let p = two_speeds(600);
         let solved = capped_levels(&p).unwrap();
         assert_eq!(solved.method, Method::CappedLevels { capped: 290, levels: 2, dips: 1 });
+        assert_length(&p, &solved, HIGHS_TWO_SPEEDS_600, 1e-12);
         let t = solved.makespan();
-        assert!((t / HIGHS_TWO_SPEEDS_600 - 1.0).abs() < 1e-12, "{t} vs HiGHS {HIGHS_TWO_SPEEDS_600}");
-        let direct = makespan_of(&p, &solved.alpha, 400, 300);
-        assert!((direct / t - 1.0).abs() < 1e-9, "reported {t} vs implied {direct}");
         // 0-based: mapper k + 1 is x[k].
         let x = &solved.alpha;
         let top = x.iter().copied().fold(0.0, f64::max);

@@ -836,7 +836,7 @@ pub fn single_group_methods(p: &Shuffle) -> Option<Solution> {
 /// [`single_group_methods`], their banded systems taking at most
 /// `banded_work` multiply-subtracts each.
 pub fn single_group_methods_within(p: &Shuffle, banded_work: f64) -> Option<Solution> {
-    chain_within(p, banded_work).or_else(|| startup_bound(p)).or_else(|| idle_tail_within(p, banded_work))
+    chain_within(p, banded_work).or_else(|| startup_bound(p)).or_else(|| idle_tail(p, banded_work))
 }
 
 /// The most intervals [`solve_quick`] solves: the chain method over them
@@ -2101,14 +2101,10 @@ pub(super) fn raise_senders(h: &mut [usize], front: &[usize], x: &[f64], from: u
 /// stay non-negative (found by bisection: a longer chain spreads the same
 /// load over more, ever smaller parts). The certificate is the chain's,
 /// with no flow past interval q and each idle mapper covered by the last
-/// intervals, whose senders all idle.
-pub fn idle_tail(p: &Shuffle) -> Option<Solution> {
-    idle_tail_within(p, BANDED_WORK)
-}
-
-/// [`idle_tail`], its banded systems taking at most `banded_work`
-/// multiply-subtracts each.
-fn idle_tail_within(p: &Shuffle, banded_work: f64) -> Option<Solution> {
+/// intervals, whose senders all idle. Its banded systems (where sweeps
+/// lose too many digits) take at most `banded_work` multiply-subtracts
+/// each.
+pub fn idle_tail(p: &Shuffle, banded_work: f64) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
     if iv.groups() != 1 || p.a.len() != m || m < 2 {
