@@ -352,6 +352,32 @@ fn wide_plateau(c: &mut Criterion) {
     group.finish();
 }
 
+/// Identical mappers at the lecture's rates, S = 1 s, γ = 0.1, where a
+/// start-up is a part's transfer (V = 10⁷ m r bytes, S = cV/m): equal
+/// parts, proved by the chain once its dual reads each window's newest
+/// sender among parts equal but for rounding (the general LP's before:
+/// 6.3 s natively at 10⁴ mappers, over two minutes to no answer at 10⁵).
+/// Then one a hair past it (V 10⁻⁶ less at 10⁴ mappers, r = 5000): a
+/// plateau of 97 over 5 × 10⁵ intervals, past the intervals the form gave
+/// the plateau methods (the general LP's before: 6.3 s to no proof).
+fn equal_parts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mapreduce/solve identical mappers where a start-up is a part's transfer");
+    group.sample_size(10);
+    for (m, r, l, v) in
+        [(10_000usize, 300usize, 100usize, 3e13), (100_000, 1000, 100, 1e15), (10_000, 5000, 100, 4.999995e14)]
+    {
+        let p = Shuffle {
+            intervals: Intervals::new(m, r, l).unwrap(),
+            a: vec![1e-5 + 1e-2 / 16e6; m],
+            s: 1.0,
+            c: 0.1e-6 / r as f64,
+            v,
+        };
+        group.bench_function(format!("m={m} r={r} l={l} V={v:e}"), |b| b.iter(|| solve(black_box(&p)).unwrap()));
+    }
+    group.finish();
+}
+
 /// The first 1414 mappers of the uniform random 2000-list of seed 3 with
 /// r = 250, ℓ = 100, V = 10¹¹: levels rising over 300 mappers, one of them
 /// ended by no pin below one that mapper 306 pins, proved at the shape
@@ -408,6 +434,7 @@ criterion_group!(
     dipping_level,
     long_banded_chains,
     wide_plateau,
+    equal_parts,
     levels_near
 );
 criterion_main!(benches);

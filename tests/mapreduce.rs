@@ -1254,6 +1254,46 @@ fn a_chain_of_a_hundred_thousand_mappers_is_proved_by_banded_systems() {
     assert!(ours.makespan() > m as f64 * p.s && ours.alpha.iter().all(|&part| part > 0.0));
 }
 
+/// Identical mappers whose start-up is exactly a part's transfer, S = cV/m
+/// (with round inputs S m r = γ C V: S = 1 s, γ = 0.1, C = 10⁻⁶ s/B, V =
+/// 10⁷ m r bytes). The optimum is equal parts V/m, every interval before
+/// the last mapper's end exactly S long: t_{N+1} = mS + A V/m + (N − m + 1)
+/// c V/m. The chain found these parts, but which of a window's equal parts
+/// was its largest was left to rounding, and the dual built on that had
+/// negative flows: the general LP took 0.05 to 0.3 s here (6.3 s at 10⁴
+/// mappers with r = 300, over two minutes at 10⁵ with r = 1000, ℓ = 100).
+#[test]
+fn equal_parts_where_a_start_up_is_a_parts_transfer_are_proved_by_the_chain() {
+    for (m, r, l) in [(1000usize, 50usize, 5usize), (1000, 300, 100), (2000, 1000, 100), (10_000, 300, 100)] {
+        let v = 1e7 * (m * r) as f64;
+        let p = lecture_shuffle(m, r, l, v, 1.0, 0.1);
+        let ours = solve(&p).unwrap_or_else(|e| panic!("m = {m}, r = {r}: {e}"));
+        assert_eq!(ours.method, Method::Chain, "m = {m}, r = {r}");
+        let part = v / m as f64;
+        assert!(close(p.s, p.c * part, EXACT_RTOL), "S = cV/m");
+        let closed = m as f64 * p.s + LECTURE_A * part + (p.intervals.count() - m + 1) as f64 * p.c * part;
+        assert!(close(ours.makespan(), closed, CLOSED_RTOL), "m = {m}, r = {r}: {} against {closed}", ours.makespan());
+        assert!(close(makespan_of(&p, &ours.alpha), ours.makespan(), CLOSED_RTOL), "m = {m}, r = {r}");
+        assert!(ours.alpha.iter().all(|&a| close(a, part, CLOSED_RTOL)), "m = {m}, r = {r}: parts not equal");
+    }
+}
+
+/// A plateau past the intervals the form gave the plateau methods (16 000,
+/// or 40 000 for windows of 64 or more): 3000 identical mappers, r = 2000,
+/// ℓ = 100 (60 099 intervals), a start-up a hair longer than a part's
+/// transfer (V = 6 × 10¹³ (1 − 10⁻⁸), S = 1 s, γ = 0.1). The descent does
+/// not prove it; the general LP did, in 1.3 s natively. The form now tries
+/// the plateau methods whatever the intervals, and a plateau of 29 proves
+/// it in 30 ms.
+#[test]
+fn a_plateau_over_sixty_thousand_intervals_is_proved_without_the_general_lp() {
+    let p = lecture_shuffle(3000, 2000, 100, 5.99999994e13, 1.0, 0.1);
+    assert!(plateau_descent(&p).is_none());
+    let ours = solve(&p).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(ours.method, Method::Plateau { plateau: 29, below: 0 });
+    implied_and_general_lp_agree("3000 mappers, 60 099 intervals", &p, &ours);
+}
+
 /// One reducer group over wide windows, start-ups about as long as the
 /// transfers: 40 000 identical mappers, r = ℓ = 2000, V = 4 × 10¹⁴,
 /// S = 1 s, γ = 0.1. Its 41 999 intervals were past what the form gave the
