@@ -817,6 +817,10 @@ impl Model for MapReduce {
                 plural(working as f64, "mapper", "mappers"),
                 idle_after(working)
             ),
+            Method::Plateau { plateau, below: 0 } if plateau == inputs.m() => format!(
+                "equal parts on all {}: a start-up is about as long as a part's transfer (S ≥ cV/m), so every interval before the last mapper lasts S; proved optimal by a dual solution",
+                plural(plateau as f64, "mapper", "mappers")
+            ),
             Method::Plateau { plateau, below: 0 } => format!(
                 "the chain after a plateau: the first {} take equal parts (the windows that wrap around the mappers all hold them), every later interval as long as its largest send; proved optimal by a dual solution",
                 plural(plateau as f64, "mapper", "mappers")
