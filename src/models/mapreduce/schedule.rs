@@ -561,6 +561,11 @@ fn solve_near_as<A: Answer>(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Res
     if let Some(s) = plateau.then(|| plateau_method(p, &mut PlateauNear::default())).flatten() {
         return Ok(A::of(s, m));
     }
+    // Where the start-up is a hair past a part's transfer and the shapes'
+    // duals lose the digits that tell their parts apart.
+    if let Some(s) = equal_parts(p) {
+        return Ok(A::of(s, m));
+    }
     // The form's before the general LP: some sixty passes' search, which
     // a map's or a sweep's points take only where the general LP is past
     // their budget (a gap otherwise) and its dearest case is within it.
@@ -830,10 +835,7 @@ pub fn single_group_methods(p: &Shuffle) -> Option<Solution> {
 /// [`single_group_methods`], their banded systems taking at most
 /// `banded_work` multiply-subtracts each.
 pub fn single_group_methods_within(p: &Shuffle, banded_work: f64) -> Option<Solution> {
-    chain_within(p, banded_work)
-        .or_else(|| equal_parts(p))
-        .or_else(|| startup_bound(p))
-        .or_else(|| idle_tail(p, banded_work))
+    chain_within(p, banded_work).or_else(|| startup_bound(p)).or_else(|| idle_tail(p, banded_work))
 }
 
 /// Equal parts V/m where identical mappers' start-up is a hair longer than
@@ -844,9 +846,12 @@ pub fn single_group_methods_within(p: &Shuffle, banded_work: f64) -> Option<Solu
 /// equal parts where S = cV/m has a dual solution whose flows F and w do
 /// not depend on S, which bounds every S's optimum from below by
 /// w + S(m − ΣF). Where that meets their length to the certificate's
-/// tolerance they are proved; there the descent's and the plateau's own
-/// duals cancel too many digits (10³ identical mappers, r = 400, ℓ = 20,
-/// S = 1 s, γ = 0.1, V = 4 × 10¹² (1 − 10⁻⁹): the general LP's before).
+/// tolerance they are proved. The form tries them after the descent and
+/// the plateau, whose duals may lose the digits that tell their parts
+/// apart there (2 × 10⁴ identical mappers, r = 1000, ℓ = 100, S = 1 s,
+/// γ = 0.1, V = 2 × 10¹⁴ (1 − 10⁻⁹): the general LP's 19 s before, 0.09 s;
+/// 10⁵ mappers, V = 10¹⁵ (1 − 10⁻⁸): no answer within a minute before,
+/// 0.6 s).
 pub fn equal_parts(p: &Shuffle) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
@@ -873,8 +878,9 @@ pub fn equal_parts(p: &Shuffle) -> Option<Solution> {
 /// [`equal_parts`] to be tried: their gap to the dual bound,
 /// (S − cV/m) Σ_{n<m} F_n, is at most this times mS, and so of their
 /// length. A hundred times the certificate's tolerance, since the flows'
-/// sum is usually far below m: where the start-up is 10⁻⁷ past cV/m, 800
-/// to 10⁴ identical mappers are proved; 10⁻⁶ past, none is.
+/// sum is usually far below m: where the start-up is 10⁻⁸ past cV/m, the
+/// equal parts of 800 to 10⁵ identical mappers are proved; 10⁻⁶ past,
+/// none are.
 const EQUAL_PARTS_OVER: f64 = 1e-7;
 
 /// The most intervals [`solve_quick`] solves: the chain method over them
