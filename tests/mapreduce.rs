@@ -1307,6 +1307,11 @@ fn equal_parts_a_hair_past_a_parts_transfer_are_proved_within_the_certificate() 
     let pairs = [("m", "20000"), ("r", "1000"), ("l", "100"), ("V", "1.999999998e14")];
     let remarks = api::remarks("mapreduce", &raw(&pairs)).unwrap();
     assert!(remarks.iter().any(|r| r.text.contains("equal parts on all 20000 mappers")), "{remarks:?}");
+    // The search for the best count proves them too: fewer mappers take
+    // larger parts, past S/c, and their chains rise (longer).
+    let out = eval(&pairs);
+    assert_eq!(num(&out, "m_best"), m as f64);
+    assert!(close(num(&out, "T_best"), num(&out, "T"), EXACT_RTOL));
 }
 
 /// A plateau past the intervals the form gave the plateau methods (16 000,

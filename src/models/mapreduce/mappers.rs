@@ -37,8 +37,9 @@
 
 use super::banded;
 use super::schedule::{
-    capped_level_charged, capped_level_passes, capped_levels_charged, descent_method, general_charged, identical_chain,
-    plateau_method, single_group_methods, tied_chain, Hint, Intervals, LevelsNear, PlateauNear, Shuffle,
+    capped_level_charged, capped_level_passes, capped_levels_charged, descent_method, equal_parts, general_charged,
+    identical_chain, plateau_method, single_group_methods, tied_chain, Hint, Intervals, LevelsNear, PlateauNear,
+    Shuffle,
 };
 
 /// Passes over the intervals (or the mappers) the search may make outside
@@ -172,7 +173,8 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
             }
             let banded_before = banded::work();
             let (solved, cost) = match method {
-                Quick::Single => (single_group_methods(&p), most),
+                // Equal parts too, a few passes, where a start-up is a hair past a part's transfer.
+                Quick::Single => (single_group_methods(&p).or_else(|| equal_parts(&p)), most),
                 Quick::Descent => {
                     let solved = descent_method(&p, &mut hint);
                     (solved, if hint.proved_near() { k.saturating_mul(NEAR_DESCENT_PASSES) } else { most })
