@@ -4,7 +4,7 @@
 //! The crate is built in layers, each using only those above it in this
 //! list (`docs/architecture.md` draws them):
 //!
-//! 1. vocabulary: [`spec`], [`error`], [`format`], [`table`], [`chart`],
+//! 1. vocabulary: [`spec`], [`error`], [`format`](mod@format), [`table`], [`chart`],
 //!    [`csv`], [`series`], [`collective`] (broadcast algorithms, their costs
 //!    and a simulator of their schedules), [`progress`], [`fit`] (nonlinear
 //!    least squares and the search for a scaling law);
@@ -15,6 +15,10 @@
 //! 6. the front ends: `web` (wasm-bindgen exports) and the `isoperf` binary.
 //!
 //! Everything but `web` is plain Rust and builds and tests natively.
+
+// The documentation is the developers' map of the code: it names the
+// private constants and functions that decide a behaviour, and links them.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod chart;
 pub mod collective;

@@ -238,7 +238,7 @@ pub trait Model: 'static {
         Vec::new()
     }
 
-    /// Fills `out[j * xs.len() + i]` with `output` at (xs[i], ys[j]) by a
+    /// Fills `out[j * xs.len() + i]` with `output` at (`xs[i]`, `ys[j]`) by a
     /// fast path that exploits the model's structure, NaN where undefined;
     /// returns false when there is none (the map engine then evaluates
     /// point by point).

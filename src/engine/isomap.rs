@@ -154,7 +154,7 @@ pub struct IsoMap {
     pub y: MapAxis,
     pub nx: usize,
     pub ny: usize,
-    /// Row-major, `values[j * nx + i]` at (xs[i], ys[j]); `null` (NaN) is a gap.
+    /// Row-major, `values[j * nx + i]` at (`xs[i]`, `ys[j]`); `null` (NaN) is a gap.
     #[serde(serialize_with = "gaps_as_null")]
     pub values: Vec<f64>,
     pub gaps: usize,
@@ -273,7 +273,7 @@ pub fn check_grid(request: &MapRequest, values: &[f64]) -> Result<(), MapError> 
     Ok(())
 }
 
-/// The values of rows `rows` of the grid (row j at y = ys[j]), row-major;
+/// The values of rows `rows` of the grid (row j at y = `ys[j]`), row-major;
 /// NaN where the model is undefined. Computing a map band by band lets a
 /// worker report progress and give way to a newer request.
 pub fn field_rows(
