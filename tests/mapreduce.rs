@@ -1254,6 +1254,14 @@ fn a_chain_of_a_hundred_thousand_mappers_is_proved_by_banded_systems() {
     assert!(ours.makespan() > m as f64 * p.s && ours.alpha.iter().all(|&part| part > 0.0));
 }
 
+/// t_{N+1} of equal parts V/m on identical mappers at the lecture's rates
+/// where S ≥ cV/m: every interval before the last mapper S long, every
+/// later one cV/m: mS + A V/m + (N − m + 1) cV/m.
+fn equal_parts_length(p: &Shuffle) -> f64 {
+    let (m, part) = (p.intervals.m(), p.v / p.intervals.m() as f64);
+    m as f64 * p.s + LECTURE_A * part + (p.intervals.count() - m + 1) as f64 * p.c * part
+}
+
 /// Identical mappers whose start-up is exactly a part's transfer, S = cV/m
 /// (with round inputs S m r = γ C V: S = 1 s, γ = 0.1, C = 10⁻⁶ s/B, V =
 /// 10⁷ m r bytes). The optimum is equal parts V/m, every interval before
@@ -1271,7 +1279,7 @@ fn equal_parts_where_a_start_up_is_a_parts_transfer_are_proved_by_the_chain() {
         assert_eq!(ours.method, Method::Chain, "m = {m}, r = {r}");
         let part = v / m as f64;
         assert!(close(p.s, p.c * part, EXACT_RTOL), "S = cV/m");
-        let closed = m as f64 * p.s + LECTURE_A * part + (p.intervals.count() - m + 1) as f64 * p.c * part;
+        let closed = equal_parts_length(&p);
         assert!(close(ours.makespan(), closed, CLOSED_RTOL), "m = {m}, r = {r}: {} against {closed}", ours.makespan());
         assert!(close(makespan_of(&p, &ours.alpha), ours.makespan(), CLOSED_RTOL), "m = {m}, r = {r}");
         assert!(ours.alpha.iter().all(|&a| close(a, part, CLOSED_RTOL)), "m = {m}, r = {r}: parts not equal");
@@ -1299,7 +1307,7 @@ fn equal_parts_a_hair_past_a_parts_transfer_are_proved_within_the_certificate() 
     assert_eq!(ours.method, Method::Plateau { plateau: m, below: 0 });
     let part = v / m as f64;
     assert!(ours.alpha.iter().all(|&a| close(a, part, EXACT_RTOL)), "parts not equal");
-    let equal = m as f64 * p.s + LECTURE_A * part + (p.intervals.count() - m + 1) as f64 * p.c * part;
+    let equal = equal_parts_length(&p);
     assert!(close(ours.makespan(), equal, CLOSED_RTOL), "{} against {equal}", ours.makespan());
     assert!(close(makespan_of(&p, &ours.alpha), ours.makespan(), CLOSED_RTOL));
     assert!(close(ours.makespan(), GENERAL_20000, GENERAL_RTOL), "{} against the general LP's", ours.makespan());
@@ -1331,8 +1339,7 @@ fn a_plateau_over_125_000_intervals_is_proved_where_the_general_lp_gives_no_proo
     let ours = solve(&p).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(ours.method, Method::Plateau { plateau: 44, below: 0 });
     assert!(close(makespan_of(&p, &ours.alpha), ours.makespan(), 1e-9), "{}", ours.makespan());
-    let part = v / m as f64;
-    let equal = m as f64 * p.s + LECTURE_A * part + (p.intervals.count() - m + 1) as f64 * p.c * part;
+    let equal = equal_parts_length(&p);
     let shorter = (equal - ours.makespan()) / equal;
     assert!(shorter > 0.0 && shorter < 1e-6, "{} against equal parts' {equal}", ours.makespan());
 }

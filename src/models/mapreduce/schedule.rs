@@ -174,22 +174,12 @@ impl Intervals {
         best
     }
 
-    /// `largest` (each interval's largest sender, from interval `from` + 1
-    /// on) with each interval's newest sender in its place where that
-    /// one's part is within `rtol` of the largest: its highest mapper,
-    /// mapper m where the window wraps onto the group before. Where the
-    /// parts are equal but for rounding, which sender is largest is noise;
-    /// the chain's dual reads the newest, as where its parts rise.
-    fn newest_of_largest(&self, x: &[f64], largest: &[usize], from: usize, rtol: f64) -> Vec<usize> {
-        let value = |k: usize| x.get(k.wrapping_sub(1)).copied().unwrap_or(f64::NEG_INFINITY);
-        let mut senders = largest.to_vec();
-        for (n, slot) in senders.iter_mut().enumerate().skip(from).map(|(i, slot)| (i + 1, slot)) {
-            let newest = self.senders(n).map(|s| s.hi).max().unwrap_or(*slot);
-            if value(newest) >= value(*slot) - rtol * value(*slot).abs() {
-                *slot = newest;
-            }
-        }
-        senders
+    /// Every interval's newest sender: its highest mapper, mapper m where
+    /// the window wraps onto the group before (interval n < m: mapper n).
+    /// Where the parts are equal, or equal but for rounding, these are the
+    /// largest senders the dual of the chain rising to them reads.
+    pub(super) fn newest_senders(&self) -> Vec<usize> {
+        (1..=self.count()).map(|n| self.senders(n).map(|s| s.hi).max().unwrap_or(n)).collect()
     }
 }
 
@@ -865,10 +855,7 @@ pub fn equal_parts(p: &Shuffle) -> Option<Solution> {
         return None;
     }
     let x = vec![part; m];
-    // Among equal parts each window's largest sender is its newest mapper
-    // (mapper m where a window wraps): the chain's as it rises.
-    let mut tight: Vec<usize> = (1..m).collect();
-    tight.extend(iv.largest_senders(&x).iter().skip(m - 1));
+    let tight = iv.newest_senders();
     let t = p.boundaries(&sc, &x, &tight);
     certify(&sc, &x, &t, &tight, m, Passes::Sweeps, &mut 0.0)?;
     Some(p.unscale(&sc, x, t, tight, Method::Plateau { plateau: m, below: 0 }))
@@ -1990,10 +1977,10 @@ fn general_refusal(p: &Shuffle) -> Option<SolveError> {
     (span > MAX_GENERAL_SPAN).then_some(SolveError::Precision { span })
 }
 
-/// How close to a window's largest part its newest sender's must be for
-/// the chain's dual to read it as the largest (any sender of a window may
-/// take its flow in a dual solution, so this only decides which dual is
-/// tried; the certificate still checks it).
+/// How close to each other the chain's parts must all be for its dual to
+/// read each window's newest sender as its largest (any sender of a window
+/// may take its flow in a dual solution, so this only decides which dual
+/// is tried; the certificate still checks it).
 const TIED_RTOL: f64 = 1e-10;
 
 /// Relative tolerance of the optimality certificate.
@@ -2044,7 +2031,8 @@ pub fn chain_within(p: &Shuffle, banded_work: f64) -> Option<Solution> {
             if most - least > TIED_RTOL * most {
                 return None;
             }
-            let newest = iv.newest_of_largest(&x, &tight, m - 1, TIED_RTOL);
+            let mut newest = tight.get(..m - 1)?.to_vec();
+            newest.extend(iv.newest_senders().get(m - 1..)?);
             (newest != tight).then(|| certify(&sc, &x, &t, &newest, m, how, lost)).flatten()
         })?;
         for v in &mut x {
