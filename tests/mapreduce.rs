@@ -1344,6 +1344,30 @@ fn a_plateau_over_125_000_intervals_is_proved_where_the_general_lp_gives_no_proo
     assert!(shorter > 0.0 && shorter < 1e-6, "{} against equal parts' {equal}", ours.makespan());
 }
 
+/// 10⁵ identical mappers, r = 1000, ℓ = 100 (10⁶ intervals), a start-up
+/// 10⁻⁶ of itself longer than a part's transfer (V = 10¹⁵ (1 − 10⁻⁶), S =
+/// 1 s, γ = 0.1). The plateau's sweeps lose too many digits at every
+/// length here, and its banded retries need 10⁹ multiply-subtracts, past
+/// the quick budget's 8 × 10⁶: with that budget each length read as too
+/// long and the plateau failed, as did every later method, with no answer
+/// in minutes. The form now gives the plateau its own banded budget, and
+/// a plateau of 567 proves it (3.4 s natively, 19 lengths). Its schedule
+/// meets the LP as written and is shorter than equal parts (feasible
+/// here, S ≥ cV/m) by about as little as the start-up is past the
+/// transfer.
+#[test]
+fn a_plateau_over_a_million_intervals_takes_the_forms_banded_budget() {
+    let (m, r, l, v) = (100_000usize, 1000usize, 100usize, 9.99999e14);
+    let p = lecture_shuffle(m, r, l, v, 1.0, 0.1);
+    assert!(plateau_chain(&p).is_none(), "the quick budget's plateau does not prove it");
+    let ours = solve(&p).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(ours.method, Method::Plateau { plateau: 567, below: 0 });
+    assert!(close(makespan_of(&p, &ours.alpha), ours.makespan(), 1e-9), "{}", ours.makespan());
+    let equal = equal_parts_length(&p);
+    let shorter = (equal - ours.makespan()) / equal;
+    assert!(shorter > 0.0 && shorter < 1e-5, "{} against equal parts' {equal}", ours.makespan());
+}
+
 /// One reducer group over wide windows, start-ups about as long as the
 /// transfers: 40 000 identical mappers, r = ℓ = 2000, V = 4 × 10¹⁴,
 /// S = 1 s, γ = 0.1. Its 41 999 intervals were past what the form gave the

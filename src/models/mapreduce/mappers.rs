@@ -39,7 +39,7 @@ use super::banded;
 use super::schedule::{
     capped_level_charged, capped_level_passes, capped_levels_charged, descent_method, equal_parts, general_charged,
     identical_chain, plateau_method, single_group_methods, tied_chain, Hint, Intervals, LevelsNear, PlateauNear,
-    Shuffle,
+    Shuffle, BANDED_WORK,
 };
 
 /// Passes over the intervals (or the mappers) the search may make outside
@@ -180,7 +180,7 @@ pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64
                     (solved, if hint.proved_near() { k.saturating_mul(NEAR_DESCENT_PASSES) } else { most })
                 }
                 Quick::Plateau => {
-                    let solved = plateau_method(&p, &mut plateau);
+                    let solved = plateau_method(&p, &mut plateau, BANDED_WORK);
                     (solved, n.saturating_mul(PLATEAU_TRY_PASSES).saturating_mul(plateau.tried))
                 }
                 Quick::Level => (capped_level_charged(&p, budget), 0),
@@ -316,7 +316,7 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
                         // length a few passes.
                         let pass = iv.count().saturating_mul(PLATEAU_TRY_PASSES);
                         (*left >= pass).then_some(())?;
-                        let solved = plateau_method(&prefix, &mut plateau);
+                        let solved = plateau_method(&prefix, &mut plateau, BANDED_WORK);
                         *left = left.saturating_sub(pass.saturating_mul(plateau.tried));
                         solved
                     }

@@ -415,8 +415,9 @@ pub struct Budget {
     /// levels of twelve passes over the mappers, and one over the windows).
     /// The form tries it before the general LP, whatever its size.
     pub level_reads: f64,
-    /// Most multiply-subtracts a banded solve of the chain or its duals
-    /// may take, where the chain's sweeps lose too many digits.
+    /// Most multiply-subtracts a banded solve of the chain (after a
+    /// plateau or not) or its duals may take, where the chain's sweeps
+    /// lose too many digits.
     pub banded_work: f64,
 }
 
@@ -446,7 +447,10 @@ impl Budget {
     /// multiply-subtracts, 0.66 s): the random two-speed list of 10⁵
     /// mappers with r = ℓ = 100 and V = 10¹⁴, whose chain's sweeps lose
     /// all but seven digits, is proved by 2.4 × 10⁷ of them, where the
-    /// general LP does not converge.
+    /// general LP does not converge. So are 10⁵ identical mappers with r =
+    /// 1000, ℓ = 100 and a start-up 10⁻⁶ past a part's transfer, by a
+    /// plateau of 567 whose 19 lengths tried take a banded solve of 10⁹
+    /// each (3.4 s), where no method answered in minutes.
     pub const FORM: Budget =
         Budget { plateau_intervals: None, general_work: 3e9, level_reads: f64::INFINITY, banded_work: 2e9 };
     /// A point of a sweep: tens of milliseconds natively at most.
@@ -548,7 +552,7 @@ fn solve_near_as<A: Answer>(p: &Shuffle, budget: Budget, hint: &mut Hint) -> Res
         return Ok(a);
     }
     let plateau = budget.plateau_intervals.is_none_or(|most| p.intervals.count() <= most);
-    if let Some(s) = plateau.then(|| plateau_method(p, &mut PlateauNear::default())).flatten() {
+    if let Some(s) = plateau.then(|| plateau_method(p, &mut PlateauNear::default(), budget.banded_work)).flatten() {
         return Ok(A::of(s, m));
     }
     // Where the start-up is a hair past a part's transfer and the shapes'
@@ -792,12 +796,12 @@ fn quick_plateau_methods(_: &Shuffle) -> Option<Solution> {
 /// mapper count (there trying first the plateau length `near`). Only in
 /// the full module.
 #[cfg(feature = "full")]
-pub(super) fn plateau_method(p: &Shuffle, near: &mut PlateauNear) -> Option<Solution> {
-    plateau_chain_near(p, near)
+pub(super) fn plateau_method(p: &Shuffle, near: &mut PlateauNear, banded_work: f64) -> Option<Solution> {
+    plateau_chain_near(p, near, banded_work)
 }
 
 #[cfg(not(feature = "full"))]
-pub(super) fn plateau_method(_: &Shuffle, _: &mut PlateauNear) -> Option<Solution> {
+pub(super) fn plateau_method(_: &Shuffle, _: &mut PlateauNear, _: f64) -> Option<Solution> {
     None
 }
 
@@ -1086,7 +1090,7 @@ enum PlateauFit {
 /// first. The chain's duals come backward from F_m = 1 as in [`chain`].
 #[cfg(feature = "full")]
 pub fn plateau_chain(p: &Shuffle) -> Option<Solution> {
-    plateau_chain_near(p, &mut PlateauNear::default())
+    plateau_chain_near(p, &mut PlateauNear::default(), BANDED_WORK)
 }
 
 /// The plateau length [`plateau_chain_near`] tries first, and how many
@@ -1100,9 +1104,12 @@ pub struct PlateauNear {
 /// [`plateau_chain`], trying the plateau length `near.length` first (in
 /// the search for the best mapper count: the count before's, which a
 /// count one more or fewer usually shares) and galloping on from it;
-/// leaves the length proved in `near`.
+/// leaves the length proved in `near`. Its banded systems (where the
+/// sweeps lose too many digits) take at most `banded_work`
+/// multiply-subtracts each; a length whose sweeps leave a part below zero
+/// by more than they could have erred takes none.
 #[cfg(feature = "full")]
-pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear) -> Option<Solution> {
+pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear, banded_work: f64) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
     near.tried = 0;
@@ -1112,7 +1119,7 @@ pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear) -> Option<Solutio
     let sc = p.scaled();
     let mut at = |plateau: usize| {
         near.tried += 1;
-        plateau_at(p, &sc, plateau)
+        plateau_at(p, &sc, plateau, banded_work)
     };
     let (mut lo, mut hi) = (1usize, m); // the plateau is longer than lo, at most hi
     let mut proved = None;
@@ -1167,7 +1174,8 @@ pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear) -> Option<Solutio
             Err(PlateauFit::Long) => hi = mid,
         }
     }
-    let mut proved = proved.or_else(|| at(hi).ok());
+    // Plateaus of every mapper have not been tried (a length found too long has).
+    let mut proved = proved.or_else(|| (hi == m).then(|| at(hi).ok()).flatten());
     // In a list, the lengths the gallop stepped over after the last one
     // found too short, in order (m' = 1646 of a random two-speed list,
     // r = 250, ℓ = 100, V = 10¹¹: 8 too short, 16 passed by mapper 17, 17
@@ -1189,8 +1197,8 @@ pub fn plateau_chain_near(p: &Shuffle, near: &mut PlateauNear) -> Option<Solutio
 /// The chain after a plateau of `plateau` mappers, by sweeps, and again
 /// as banded systems where the sweeps lost too many digits.
 #[cfg(feature = "full")]
-fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize) -> Result<Solution, PlateauFit> {
-    Passes::retried(BANDED_WORK, |how, lost| plateau_passes(p, sc, plateau, how, lost))
+fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize, banded_work: f64) -> Result<Solution, PlateauFit> {
+    Passes::retried(banded_work, |how, lost| plateau_passes(p, sc, plateau, how, lost))
 }
 
 /// Whether every mapper maps at the same rate (`a` the rates, scaled or not).
@@ -1278,6 +1286,13 @@ fn plateau_passes(
         return Err(Long);
     }
     if x.iter().any(|&v| v < -1e-12) {
+        let largest = x.iter().fold(0.0f64, |most, v| most.max(v.abs()));
+        let least = x.iter().fold(0.0f64, |lo, &v| lo.min(v));
+        // As in the chain: a part further below zero than the sweeps could
+        // have erred is no rounding, and a banded system would not mend it.
+        if least < -ROUNDING_MARGIN * *lost * f64::EPSILON * largest {
+            *lost = 0.0;
+        }
         return Err(Long);
     }
     let top = value(&x, plateau);
@@ -2229,7 +2244,7 @@ const ROUNDING_MARGIN: f64 = 1e3;
 /// (10⁷ at m = 1000, ℓ = 100) is not tried, since the page thread's quick
 /// solve, the map's fast paths and the m_best search solve such shuffles
 /// many times over.
-const BANDED_WORK: f64 = 8e6;
+pub(super) const BANDED_WORK: f64 = 8e6;
 
 /// x with A_{k+1} x_{k+1} = A_k x_k − S + c x_{h(k)} for k < m and Σx = 1,
 /// as x = a + b x_1. Returns what the sweep loses ([`CANCELLATION_LIMIT`]).
