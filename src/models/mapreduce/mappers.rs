@@ -145,11 +145,33 @@ const BOUND_RTOL: f64 = 1e-9;
 /// ([`SEARCH_INTERVALS`] or [`QUICK_SEARCH_INTERVALS`]).
 #[allow(clippy::too_many_arguments)]
 pub fn best_mappers(m: usize, r: usize, l: usize, a: f64, s: f64, c: f64, v: f64, budget: usize) -> MapperSearch {
+    best_mappers_after(m, r, l, a, s, c, v, budget, None)
+}
+
+/// [`best_mappers`] where the shuffle of all `m` mappers is already
+/// solved (`given`, the form's: it may have taken a method or a budget the
+/// search does not have, such as a plateau over 10⁶ intervals, and it is
+/// not solved again).
+#[allow(clippy::too_many_arguments)]
+pub fn best_mappers_after(
+    m: usize,
+    r: usize,
+    l: usize,
+    a: f64,
+    s: f64,
+    c: f64,
+    v: f64,
+    budget: usize,
+    given: Option<f64>,
+) -> MapperSearch {
     let bounds = lower_bounds(m, r, l, a, s, c, v);
     let mut last = Quick::Single;
     let mut hint = Hint::default();
     let mut plateau = PlateauNear::default();
-    search(&bounds, None, budget, |k, budget| {
+    search(&bounds, given.map(|t| (m, t)), budget, |k, budget| {
+        if let Some(t) = given.filter(|_| k == m) {
+            return Some(t);
+        }
         // A method runs only while the budget holds its dearest case, and is
         // charged what it did: the descent its search near the last shape
         // proved where that proves, the chain after a plateau each length it

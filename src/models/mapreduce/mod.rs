@@ -208,12 +208,14 @@ pub struct Evaluation {
 
 impl Inputs {
     /// The search for the best m' ≤ m identical mappers within `budget`
-    /// interval passes; `None` for a per-mapper list, whose search starts
-    /// from its own schedule ([`Evaluation::search`]).
-    pub fn best_mappers(&self, budget: usize) -> Option<MapperSearch> {
+    /// interval passes, the shuffle of all m `given` where it is solved
+    /// already; `None` for a per-mapper list, whose search starts from its
+    /// own schedule ([`Evaluation::search`]).
+    pub fn best_mappers(&self, budget: usize, given: Option<f64>) -> Option<MapperSearch> {
         let a = *self.a.first()?;
-        (self.mappers_key == "m")
-            .then(|| mappers::best_mappers(self.m(), self.r(), self.l, a, self.s, self.send_rate(), self.v, budget))
+        (self.mappers_key == "m").then(|| {
+            mappers::best_mappers_after(self.m(), self.r(), self.l, a, self.s, self.send_rate(), self.v, budget, given)
+        })
     }
 }
 
@@ -232,7 +234,7 @@ impl Evaluation {
     /// best first mappers of a per-mapper list.
     pub fn search(&self, inputs: &Inputs) -> Option<MapperSearch> {
         *self.mappers.get_or_init(|| match inputs.mappers_key {
-            "m" => inputs.best_mappers(self.search_budget),
+            "m" => inputs.best_mappers(self.search_budget, Some(self.t_shuffle)),
             _ => Some(mappers::best_prefix(&inputs.shuffle(), self.t_shuffle, self.search_budget)),
         })
     }

@@ -501,7 +501,9 @@ pub fn best_marks(sweep: &SweepSpec, p: &Params) -> Vec<Series> {
                 .iter()
                 .fold(p.with(sweep.series, Value::Num(value)), |q, key| q.with(key, Value::Num(value)));
             let inputs = Inputs::new(&q.with("m", Value::Num(sweep.x_max))).ok()?;
-            let MapperSearch::Best { m, t_shuffle } = inputs.best_mappers(QUICK_SEARCH_INTERVALS)? else { return None };
+            let MapperSearch::Best { m, t_shuffle } = inputs.best_mappers(QUICK_SEARCH_INTERVALS, None)? else {
+                return None;
+            };
             let t = t_shuffle + inputs.t_red();
             let y = match sweep.output {
                 "speedup" => inputs.t_seq() / t,
