@@ -1429,6 +1429,31 @@ fn a_plateau_over_a_million_intervals_takes_the_forms_banded_budget() {
     assert!(close(num(&out, "T_best"), num(&out, "T"), EXACT_RTOL));
 }
 
+/// Identical mappers by the tens of thousands in three reducer groups
+/// (r = 300, ℓ = 100, S = 1 s, γ = 0.1, V/m = 10⁷): a plateau, then a
+/// level run that starts further before the idle mapper's windows the
+/// more mappers there are (26 mappers at m = 85 000, 37 at 10⁵), past the
+/// 16 the descent looked back. No method answered within a minute (the
+/// general LP over 10⁵ mappers); the descent now looks back 64 and proves
+/// them in about a second natively. Each schedule meets the LP as
+/// written, its level run's parts equal.
+#[test]
+fn level_runs_far_before_the_idle_mappers_windows_are_proved() {
+    for (m, level) in [(85_000usize, 28usize), (100_000, 39)] {
+        let p = lecture_shuffle(m, 300, 100, 1e7 * m as f64, 1.0, 0.1);
+        let ours = plateau_descent(&p).unwrap_or_else(|| panic!("m = {m}: the descent proves it"));
+        let Method::PlateauDescent { plateau, working, level: steps } = ours.method else {
+            panic!("m = {m}: {:?}", ours.method)
+        };
+        assert_eq!((working, steps), (m - 1, level), "m = {m}: {:?}", ours.method);
+        assert!(close(makespan_of(&p, &ours.alpha), ours.makespan(), 1e-9), "m = {m}: {}", ours.makespan());
+        // The level steps: consecutive equal parts after the plateau.
+        let after = &ours.alpha[plateau..working];
+        let equal = after.windows(2).filter(|w| close(w[0], w[1], 1e-12)).count();
+        assert!(equal >= level, "m = {m}: {equal} level steps after the plateau of {plateau}");
+    }
+}
+
 /// One reducer group over wide windows, start-ups about as long as the
 /// transfers: 40 000 identical mappers, r = ℓ = 2000, V = 4 × 10¹⁴,
 /// S = 1 s, γ = 0.1. Its 41 999 intervals were past what the form gave the
