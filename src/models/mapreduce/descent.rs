@@ -30,9 +30,10 @@
 //! steps, a descent of 55 and one idle mapper at m = 4372, ℓ = 95): the
 //! run's length is found by galloping and bisection from where the idle
 //! mapper's windows begin (or up to three mappers before: with reducer
-//! groups of different sizes the run may start earlier; and up to sixteen,
-//! without active-set steps, where a run fitted a plateau but was not
-//! proved: nine at m = 4162, ℓ = 21), and a run whose
+//! groups of different sizes the run may start earlier; and up to 64
+//! (never past ℓ), first without active-set steps and then with them,
+//! where a run fitted a plateau but was not proved: nine at m = 4162,
+//! ℓ = 21, 37 at m = 10⁵ identical mappers, r = 300, ℓ = 100), and a run whose
 //! last step's two mappers cannot share their windows is cut back the same
 //! way. Without a plateau (a plateau of one: parts fall from the first
 //! mapper) the slack interval may come right after the run instead (m =
@@ -337,14 +338,15 @@ const PIVOTS: usize = 4;
 const RUN_STARTS_BACK: usize = 3;
 
 /// How many mappers before them a level run is looked for at most where
-/// a run fits the first starts but none of them is proved, each further
-/// start's run proved as found or not at all (and never more than ℓ):
+/// a run fits the first starts but none of them is proved (never more
+/// than ℓ), each further start's run proved as found, then, where none
+/// is, each again with active-set steps:
 /// with three reducer groups of different sizes the run may start far
 /// earlier (9 at m = 4162, r = 48, ℓ = 21, groups 21, 21 and 6), and with
 /// tens of thousands of identical mappers in a few groups it grows with
 /// m (r = 300, ℓ = 100, V/m = 10⁷: 12 at m = 7 × 10⁴, 26 at 8.5 × 10⁴, 37
 /// at 10⁵). The far starts are tried only where a run fitted the near
-/// ones, and the descent's benches move by under 10 % either way from 16.
+/// ones; the descent's benches stay within their noise (about 10 %).
 const RUN_STARTS_FAR: usize = 64;
 
 /// Which plateau lengths a search reads first.
