@@ -164,14 +164,14 @@ pub fn best_mappers_after(
     budget: usize,
     given: Option<f64>,
 ) -> MapperSearch {
-    let bounds = lower_bounds(m, r, l, a, s, c, v);
+    let mut bounds = lower_bounds(m, r, l, a, s, c, v);
+    if given.is_some() {
+        bounds.truncate(m.saturating_sub(1)); // m is known, as a list's is ([`best_prefix`])
+    }
     let mut last = Quick::Single;
     let mut hint = Hint::default();
     let mut plateau = PlateauNear::default();
     search(&bounds, given.map(|t| (m, t)), budget, |k, budget| {
-        if let Some(t) = given.filter(|_| k == m) {
-            return Some(t);
-        }
         // A method runs only while the budget holds its dearest case, and is
         // charged what it did: the descent its search near the last shape
         // proved where that proves, the chain after a plateau each length it

@@ -849,7 +849,7 @@ pub fn single_group_methods_within(p: &Shuffle, banded_work: f64) -> Option<Solu
 pub fn equal_parts(p: &Shuffle) -> Option<Solution> {
     let iv = p.intervals;
     let m = iv.m();
-    if p.a.len() != m || m < 2 || p.a.windows(2).any(|pair| pair.first() != pair.last()) {
+    if p.a.len() != m || m < 2 || !identical_mappers(&p.a) {
         return None;
     }
     let sc = p.scaled();
@@ -1202,7 +1202,6 @@ fn plateau_at(p: &Shuffle, sc: &Scaled, plateau: usize, banded_work: f64) -> Res
 }
 
 /// Whether every mapper maps at the same rate (`a` the rates, scaled or not).
-#[cfg(feature = "full")]
 fn identical_mappers(a: &[f64]) -> bool {
     a.windows(2).all(|pair| pair.first() == pair.last())
 }
@@ -1286,13 +1285,7 @@ fn plateau_passes(
         return Err(Long);
     }
     if x.iter().any(|&v| v < -1e-12) {
-        let largest = x.iter().fold(0.0f64, |most, v| most.max(v.abs()));
-        let least = x.iter().fold(0.0f64, |lo, &v| lo.min(v));
-        // As in the chain: a part further below zero than the sweeps could
-        // have erred is no rounding, and a banded system would not mend it.
-        if least < -ROUNDING_MARGIN * *lost * f64::EPSILON * largest {
-            *lost = 0.0;
-        }
+        forget_losses_below_rounding(&x, lost);
         return Err(Long);
     }
     let top = value(&x, plateau);
@@ -1965,15 +1958,15 @@ pub fn startup_bound(p: &Shuffle) -> Option<Solution> {
     // mappers were most of an iso-map over m and V (10⁴ mappers, r = ℓ =
     // 100: 4.9 ms a solve, 0.6 ms in closed form).
     let mut x = vec![0.0; m];
-    let identical = sc.a.windows(2).all(|pair| pair.first() == pair.last());
-    let carried = |k: usize, x: &mut [f64]| match sc.a.first() {
-        Some(&a) if identical => {
+    let rate = sc.a.first().copied().filter(|_| identical_mappers(&sc.a));
+    let carried = |k: usize, x: &mut [f64]| match rate {
+        Some(a) => {
             let (h, n) = (plateau(k), last as f64);
             let d = (sc.s - sc.c * h) / a;
             let rising = (h / d).floor().min(n);
             d * rising * (rising + 1.0) / 2.0 + (n - rising) * h
         }
-        _ => {
+        None => {
             profile(plateau(k), x);
             x.iter().sum::<f64>()
         }
@@ -2031,16 +2024,7 @@ pub fn chain_within(p: &Shuffle, banded_work: f64) -> Option<Solution> {
     let attempt = |how: Passes, lost: &mut f64| -> Option<Solution> {
         let (mut x, h) = tight_chain(iv, &sc, how, lost)?;
         if x.iter().any(|&v| v < -1e-12) {
-            // A part further below zero than the sweeps could have erred
-            // (2 % of the largest part where they lost 10¹¹) is no
-            // rounding: the banded systems would not mend it, so the
-            // digits lost do not count (the 10⁵-mapper lists whose load
-            // fits before mS: the start-up bound's, 0.09 s against 0.7 s
-            // through a banded retry).
-            let largest = x.iter().fold(0.0f64, |most, v| most.max(v.abs()));
-            if x.iter().any(|&v| v < -ROUNDING_MARGIN * *lost * f64::EPSILON * largest) {
-                *lost = 0.0;
-            }
+            forget_losses_below_rounding(&x, lost);
             return None;
         }
         let largest = iv.largest_senders(&x);
@@ -2248,6 +2232,20 @@ pub(super) const CANCELLATION_LIMIT: f64 = 1e6;
 /// measure times ε, of its largest value) a value must be to be no
 /// rounding.
 const ROUNDING_MARGIN: f64 = 1e3;
+
+/// Where the sweeps left a part further below zero than they could have
+/// erred (2 % of the largest part where they lost 10¹¹), that is no
+/// rounding: the banded systems would not mend it, so the digits `lost`
+/// do not count and no banded retry is made (the chain over 10⁵-mapper
+/// lists whose load fits before mS: the start-up bound's, 0.09 s against
+/// 0.7 s through a banded retry; a plateau's length over such lists,
+/// 12 ms against 1.7 to 4.9 s with the form's budget).
+fn forget_losses_below_rounding(x: &[f64], lost: &mut f64) {
+    let largest = x.iter().fold(0.0f64, |most, v| most.max(v.abs()));
+    if x.iter().any(|&v| v < -ROUNDING_MARGIN * *lost * f64::EPSILON * largest) {
+        *lost = 0.0;
+    }
+}
 
 /// Most multiply-subtracts a banded solve of the chain or its duals takes
 /// outside the form ([`Budget::FORM`] allows more): a few milliseconds
