@@ -514,22 +514,26 @@ struct Precision {
     regularisation: f64,
 }
 
-/// For an answer. The tolerance is the method's own floor: at 10⁻¹² the
-/// dual bound fell 1.0 to 3.0 × 10⁻⁹ short of the schedule on 5 of 108
-/// random lists and identical mappers (300 to 3000 mappers, several
-/// reducer groups) and they were refused; at 10⁻¹⁴ the two meet to
-/// 10⁻¹¹, in one to three more iterations (the benchmark's general LP of
-/// 100 mappers: 2.57 ms → 2.71 ms).
-const TIGHT: Precision = Precision { tolerance: 1e-14, regularisation: 1e-8 };
-
-/// The compact form once more, where [`TIGHT`] leaves it unproven: with
-/// the default regularisation the method can stall with its primal
-/// residual at 10⁻¹⁰, and parts that far off cost the schedule 10⁻⁸ to
-/// 10⁻⁷ of its length (the random list of 10⁴ mappers in three reducer
-/// groups, r = 300, ℓ = 100, V = 10¹² B: 2.5 × 10⁻⁸; with this it ends at
-/// 10⁻¹³ and is proved to 5 × 10⁻¹²). Not the first choice: the list of
-/// 300 mappers beside it is proved with the default and not with this.
+/// The compact form's answer. The tolerance is the method's own floor:
+/// at 10⁻¹² the dual bound fell 1.0 to 3.0 × 10⁻⁹ short of the schedule
+/// on 5 of 108 random lists and identical mappers (300 to 3000 mappers,
+/// several reducer groups) and they were refused; at 10⁻¹⁴ the two meet
+/// to 10⁻¹¹. The regularisation is a thousandth of Clarabel's default:
+/// with the default the method can stall with its primal residual at
+/// 10⁻¹⁰ (AlmostSolved), and parts that far off cost the schedule 10⁻⁸
+/// to 10⁻⁷ of its length (3 more of the 108, and the random list of 10⁴
+/// mappers in three reducer groups, r = 300, ℓ = 100, V = 10¹² B: 2.5 ×
+/// 10⁻⁸; with this it ends at 10⁻¹³ and is proved to 5 × 10⁻¹²). Where it
+/// does not stall it takes as many iterations or fewer: 48 compact forms
+/// of 600 to 2000 mappers took 12.8 s with this, 27.6 s with the default
+/// first (one in six stalled, then solved again with this).
 const FINE: Precision = Precision { tolerance: 1e-14, regularisation: 1e-11 };
+
+/// Relaxations once near, and the compact form again where [`FINE`]
+/// leaves it unproven: Clarabel's default regularisation (the random list
+/// of 300 mappers among the 108, r = 300, ℓ = 100, V = 10¹⁴ B, is proved
+/// with it and not with [`FINE`]).
+const TIGHT: Precision = Precision { tolerance: 1e-14, regularisation: 1e-8 };
 
 /// Solves `lp` (costs `q`) by the interior-point method to `precision`,
 /// reporting its progress where `report`; `None` where the method fails.
@@ -867,22 +871,22 @@ fn solve_general(p: &Shuffle, max_work: f64, relaxations: bool) -> Result<Soluti
         let allowance =
             if work.is_ok() { COMPACT_ITERATIONS * iteration_cost(&lp, at_least) / 2.0 } else { f64::INFINITY };
         if let Some((x, t, largest, iterations, rounds)) = relaxed(p, &sc, &tail, &front, max_work, allowance) {
-            return Ok(p.unscale(&sc, x, t, largest, Method::InteriorPoint { iterations, rounds, finer: false }));
+            return Ok(p.unscale(&sc, x, t, largest, Method::InteriorPoint { iterations, rounds, again: false }));
         }
     }
     if let Err(work) = work {
         return Err(SolveError::TooLarge { work, limit: max_work });
     }
     // Where the first solve leaves it unproven, the compact form is solved
-    // once more with [`FINE`]; its progress is reported afresh.
+    // once more with [`TIGHT`]; its progress is reported afresh.
     let (cost, mut unproven, mut iterations) = (iteration_cost(&lp, at_least), f64::NAN, 0);
-    for precision in [TIGHT, FINE] {
+    for precision in [FINE, TIGHT] {
         let Some(solved) = solve_lp_charged(&sc, &lp, q.clone(), precision, true, cost) else { continue };
         iterations += solved.iterations;
         let Some(((x, t, largest), gap)) = schedule_and_gap(p, &sc, &solved) else { continue };
         if gap <= GAP_RTOL {
-            let finer = precision == FINE;
-            return Ok(p.unscale(&sc, x, t, largest, Method::InteriorPoint { iterations, rounds: 1, finer }));
+            let again = precision == TIGHT;
+            return Ok(p.unscale(&sc, x, t, largest, Method::InteriorPoint { iterations, rounds: 1, again }));
         }
         unproven = unproven.min(gap);
     }

@@ -227,10 +227,10 @@ pub enum Method {
     PlateauDescent { plateau: usize, working: usize, level: usize },
     /// The general LP in compact form by an interior-point method, its
     /// optimality proved by a dual bound: `rounds` LPs (1, or the
-    /// relaxations of [`super::general`]) in `iterations` in all; `finer`
-    /// where the compact form was solved a second time, less regularised,
-    /// the first having left it unproven.
-    InteriorPoint { iterations: usize, rounds: usize, finer: bool },
+    /// relaxations of [`super::general`]) in `iterations` in all; `again`
+    /// where the compact form was solved a second time, with the solver's
+    /// default regularisation, the first having left it unproven.
+    InteriorPoint { iterations: usize, rounds: usize, again: bool },
     /// Every window's largest part one level, held by `capped` mappers,
     /// every other mapper finishing as late as the next one allows;
     /// proved optimal by a dual solution ([`super::levels`]).
