@@ -1117,21 +1117,19 @@ fn the_general_lp_proves_a_random_list_without_start_ups() {
 /// chain, two exact methods with two certificates, agree to 10⁻⁹.
 #[test]
 fn the_general_lp_proves_random_lists_of_hundreds_of_mappers() {
-    let list = |m: usize, seed: u64, rate: fn(f64) -> f64| {
+    let two_speeds = |seed: u64| {
         let mut next = uniform(seed);
-        (0..m).map(|_| rate(next()) + 1e-2 / 16e6).collect::<Vec<f64>>()
+        (0..1000).map(|_| if next() < 0.5 { 0.5e-5 } else { 1.5e-5 } + 1e-2 / 16e6).collect::<Vec<f64>>()
     };
-    let uniform_rate: fn(f64) -> f64 = |u| 1e-5 * (0.5 + u);
-    let two_speeds: fn(f64) -> f64 = |u| if u < 0.5 { 0.5e-5 } else { 1.5e-5 };
-    // (case, mappers, seed, rate, r, ℓ, V, solved a second time)
+    // (case, rates, r, ℓ, V, solved a second time)
     let cases = [
-        ("uniform, one group", 1000, 1100, uniform_rate, 100, 100, 1e14, false),
-        ("two speeds, three groups", 1000, 1301, two_speeds, 300, 100, 1e14, false),
-        ("two speeds, twenty groups", 1000, 2000, two_speeds, 1000, 50, 1e13, false),
-        ("uniform, 300 mappers", 300, 600, uniform_rate, 300, 100, 1e14, true),
+        ("uniform, one group", random_rates(1000, 1100), 100, 100, 1e14, false),
+        ("two speeds, three groups", two_speeds(1301), 300, 100, 1e14, false),
+        ("two speeds, twenty groups", two_speeds(2000), 1000, 50, 1e13, false),
+        ("uniform, 300 mappers", random_rates(300, 600), 300, 100, 1e14, true),
     ];
-    for (case, m, seed, rate, r, l, v, second) in cases {
-        let a = list(m, seed, rate);
+    for (case, a, r, l, v, second) in cases {
+        let m = a.len();
         let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a, s: 1.0, c: 0.1e-6 / r as f64, v };
         let by_chain = solve(&p).unwrap();
         assert_eq!(by_chain.method, Method::Chain, "{case}");

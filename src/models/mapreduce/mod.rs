@@ -895,11 +895,13 @@ impl Model for MapReduce {
             Method::ChainTiedFirst { partner } => format!(
                 "the chain method with the first mapper's part raised to mapper {partner}'s: the two share the largest part of the windows that wrap around from the last mappers to the first, so the first mapper's interval is longer than its send, and every later interval before the last mapper is as long as its largest send; proved optimal by a dual solution"
             ),
-            Method::InteriorPoint { iterations, rounds: 1, again: false } => format!(
-                "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method in {iterations} iterations and its schedule proved optimal by a dual bound to 10⁻⁹"
-            ),
-            Method::InteriorPoint { iterations, again: true, .. } => format!(
-                "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method, a second time more regularised where the first fell short of the proof ({iterations} iterations in all), and its schedule proved optimal by a dual bound to 10⁻⁹"
+            Method::InteriorPoint { iterations, rounds: 1, again } => format!(
+                "the general LP: no schedule of a simpler form is optimal here, so the LP in a compact form (one variable for each distinct window of senders) was solved by an interior-point method{} and its schedule proved optimal by a dual bound to 10⁻⁹",
+                if again {
+                    format!(", a second time more regularised where the first fell short of the proof ({iterations} iterations in all),")
+                } else {
+                    format!(" in {iterations} iterations")
+                }
             ),
             Method::InteriorPoint { iterations, rounds, .. } => format!(
                 "the general LP: no schedule of a simpler form is optimal here, so the LP was solved by an interior-point method through {rounds} relaxations (each window's largest part bounding only the mappers found to exceed it so far; {iterations} iterations in all) and its schedule proved optimal by a dual bound to 10⁻⁹"
