@@ -1942,6 +1942,49 @@ fn best_first_mappers_charge_the_general_lp_what_its_relaxations_cost() {
     assert!(at(426) > t_shuffle && at(428) > t_shuffle);
 }
 
+/// m_best of a random 700-list (the uniform rates of seed 3, r = 250,
+/// ℓ = 100, V = 1.25 × 10¹⁰ B) within the page's own quick budget: past
+/// its best (480 mappers) come counts the budget leaves to the general LP,
+/// each asked only whether it is slower than the best found, and ruled out
+/// by the dual bound of its relaxations once that passes the best, mostly
+/// after one round. Solving them instead ran out of the budget (unproven
+/// at 494). The quick search finds what the full budget finds, and the
+/// bound that rules out count 494 lies between the best and that count's
+/// own shuffle (from the capped levels, another exact method).
+#[test]
+fn best_first_mappers_rule_out_counts_by_the_general_lps_dual_bound() {
+    use isoperf::models::mapreduce::general::{interior_point_asked, Question};
+    use isoperf::models::mapreduce::mappers::{best_prefix, MapperSearch, QUICK_SEARCH_INTERVALS, SEARCH_INTERVALS};
+    use isoperf::models::mapreduce::schedule::Verdict;
+    let (m, r, l, v) = (700, 250, 100, 1.25e10);
+    let list = random_rates(m, 3);
+    let prefix = |k: usize| Shuffle {
+        intervals: Intervals::new(k, r, l).unwrap(),
+        a: list[..k].to_vec(),
+        s: 1.0,
+        c: 0.1e-6 / r as f64,
+        v,
+    };
+    let t_all = solve(&prefix(m)).unwrap().makespan();
+    let quick = best_prefix(&prefix(m), t_all, QUICK_SEARCH_INTERVALS);
+    let MapperSearch::Best { m: best, t_shuffle } = quick else { panic!("{quick:?}") };
+    assert_eq!(best, 480);
+    assert_eq!(quick, best_prefix(&prefix(m), t_all, SEARCH_INTERVALS));
+    assert!(close(t_shuffle, solve(&prefix(best)).unwrap().makespan(), 1e-12));
+    let past = solve(&prefix(494)).unwrap();
+    assert!(matches!(past.method, Method::CappedLevels { .. }), "{:?}", past.method);
+    let asked = |longest: f64| interior_point_asked(&prefix(494), Question { past: longest, allowance: f64::INFINITY });
+    let Some(Verdict::Longer { bound }) = asked(t_shuffle) else { panic!("494 not ruled out") };
+    assert!(
+        bound > t_shuffle && bound <= past.makespan() * (1.0 + 1e-12),
+        "{t_shuffle} < {bound} ≤ {}",
+        past.makespan()
+    );
+    // Asked past its own shuffle, the general LP solves the count.
+    let Some(Verdict::Solved(solved)) = asked(past.makespan() * 1.001) else { panic!("494 not solved") };
+    assert!(close(solved.makespan(), past.makespan(), 1e-9), "{} vs {}", solved.makespan(), past.makespan());
+}
+
 /// m_best where the counts near the best share their schedule's shape (one
 /// reducer group: a plateau, then the chain): the search tries each count
 /// first with the method, and the plateau's length, that solved the count

@@ -34,12 +34,22 @@
 //! the pins are): the uniform 500-list of seed 3 with V = 10¹⁰, 104 such
 //! counts, takes 0.44 s natively where each count's own search over pins
 //! took 3.4 s.
+//!
+//! A list's bounds fall up to 5 % short of the shuffles near its best (a
+//! random 2000-list with r = 250, ℓ = 100, V = 10¹¹ B: 498 counts left),
+//! and the counts past the best may be of a shape only the general LP
+//! solves (there 62 counts, 0.2 to 0.5 s each to solve). The search needs
+//! only to know that such a count is slower than the best it has: the
+//! general LP's relaxations stop once a dual bound passes that best, most
+//! after their first round, and the count is ruled out by that bound (the
+//! search proves that list's best, 1364 mappers, in 1.6 s, where it
+//! stopped unproven at the first such count).
 
 use super::banded;
 use super::schedule::{
     capped_level_charged, capped_level_passes, capped_levels_charged, descent_method, equal_parts, general_charged,
     identical_chain, plateau_method, single_group_methods, tied_chain, Hint, Intervals, LevelsNear, PlateauNear,
-    Shuffle, BANDED_WORK,
+    Shuffle, Verdict, BANDED_WORK,
 };
 
 /// Passes over the intervals (or the mappers) the search may make outside
@@ -107,21 +117,25 @@ pub enum MapperSearch {
 /// before first ([`in_turn`]): for identical mappers the single group's,
 /// the descent, the plateau and the single capped level; for a list's
 /// first mappers the plateau over slower mappers, the capped levels
-/// (rising, at the pins of the count before) and the chain tied first.
+/// (rising, at the pins of the count before), the chain tied first, and
+/// the general LP, asked only whether the count is slower than the best
+/// found (a random list's counts past its best come in runs that only it
+/// decides, where the other methods failed first for 0.4 s a count).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Quick {
+enum Solver {
     Single,
     Descent,
     Plateau,
     Level,
     Levels,
     Tied,
+    General,
 }
 
 /// `solve` with each of `methods` in turn, the one that solved the count
 /// before (`last`) first (a search's counts come in runs of one shape),
 /// until one solves; that one is the next count's first.
-fn in_turn<T>(last: &mut Quick, methods: &[Quick], mut solve: impl FnMut(Quick) -> Option<T>) -> Option<T> {
+fn in_turn<T>(last: &mut Solver, methods: &[Solver], mut solve: impl FnMut(Solver) -> Option<T>) -> Option<T> {
     let before = *last;
     let first = methods.iter().copied().filter(|&q| q == before);
     first.chain(methods.iter().copied().filter(|&q| q != before)).find_map(|method| {
@@ -129,6 +143,13 @@ fn in_turn<T>(last: &mut Quick, methods: &[Quick], mut solve: impl FnMut(Quick) 
         *last = method;
         Some(solved)
     })
+}
+
+/// What solving a count learned: its shuffle, or only a lower bound on it
+/// past the best shuffle found (the general LP's dual bound).
+enum Found {
+    Shuffle(f64),
+    Longer(f64),
 }
 
 /// Ties within this relative difference go to the fewer mappers.
@@ -168,27 +189,27 @@ pub fn best_mappers_after(
     if given.is_some() {
         bounds.truncate(m.saturating_sub(1)); // m is known, as a list's is ([`best_prefix`])
     }
-    let mut last = Quick::Single;
+    let mut last = Solver::Single;
     let mut hint = Hint::default();
     let mut plateau = PlateauNear::default();
-    search(&bounds, given.map(|t| (m, t)), budget, |k, budget| {
+    search(&bounds, given.map(|t| (m, t)), budget, |k, budget, _| {
         // A method runs only while the budget holds its dearest case, and is
         // charged what it did: the descent its search near the last shape
         // proved where that proves, the chain after a plateau each length it
         // tried.
         let iv = Intervals::new(k, r, l)?;
         if let Some(ends) = identical_chain(iv, a, s, c, v) {
-            return Some(ends.t_shuffle);
+            return Some(Found::Shuffle(ends.t_shuffle));
         }
         let p = Shuffle { intervals: iv, a: vec![a; k], s, c, v };
         let n = iv.count();
-        in_turn(&mut last, &[Quick::Single, Quick::Descent, Quick::Plateau, Quick::Level], |method| {
+        in_turn(&mut last, &[Solver::Single, Solver::Descent, Solver::Plateau, Solver::Level], |method| {
             let most = match method {
-                Quick::Single => n.saturating_mul(PASSES),
-                Quick::Descent => k.saturating_mul(DESCENT_PASSES),
-                Quick::Plateau => n.saturating_mul(PLATEAU_TRY_PASSES),
-                Quick::Level => 0,                          // it holds its own dearest case
-                Quick::Levels | Quick::Tied => return None, // a list's
+                Solver::Single => n.saturating_mul(PASSES),
+                Solver::Descent => k.saturating_mul(DESCENT_PASSES),
+                Solver::Plateau => n.saturating_mul(PLATEAU_TRY_PASSES),
+                Solver::Level => 0, // it holds its own dearest case
+                Solver::Levels | Solver::Tied | Solver::General => return None, // a list's
             };
             if *budget < most {
                 return None;
@@ -196,21 +217,21 @@ pub fn best_mappers_after(
             let banded_before = banded::work();
             let (solved, cost) = match method {
                 // Equal parts too, a few passes, where a start-up is a hair past a part's transfer.
-                Quick::Single => (single_group_methods(&p).or_else(|| equal_parts(&p)), most),
-                Quick::Descent => {
+                Solver::Single => (single_group_methods(&p).or_else(|| equal_parts(&p)), most),
+                Solver::Descent => {
                     let solved = descent_method(&p, &mut hint);
                     (solved, if hint.proved_near() { k.saturating_mul(NEAR_DESCENT_PASSES) } else { most })
                 }
-                Quick::Plateau => {
+                Solver::Plateau => {
                     let solved = plateau_method(&p, &mut plateau, BANDED_WORK);
                     (solved, n.saturating_mul(PLATEAU_TRY_PASSES).saturating_mul(plateau.tried))
                 }
-                Quick::Level => (capped_level_charged(&p, budget), 0),
-                Quick::Levels | Quick::Tied => (None, 0),
+                Solver::Level => (capped_level_charged(&p, budget), 0),
+                Solver::Levels | Solver::Tied | Solver::General => (None, 0),
             };
             let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
             *budget = budget.saturating_sub(cost).saturating_sub(banded as usize);
-            solved.map(|sol| sol.makespan())
+            solved.map(|sol| Found::Shuffle(sol.makespan()))
         })
     })
 }
@@ -220,9 +241,11 @@ pub fn best_mappers_after(
 /// solved), within `budget`: the count of the least bound first (its
 /// shuffle is normally close to the best, so that the bounds rule out most
 /// counts at once), then every other one its bound does not rule out,
-/// each by `solve(k, budget left)`, which charges what it spends and gives
-/// the shuffle where it proves one. A count it does not solve is harmless
-/// once the best shuffle found is below its bound; where neither the best
+/// each by `solve(k, budget left, past)`, which charges what it spends and
+/// gives the shuffle where it proves one, or a lower bound on it where that
+/// is past `past` (a count that long is slower than the best found). A
+/// count it does not solve is harmless once the best shuffle found is
+/// below its bound; where neither the best
 /// so far nor any later count's bound is (the uniform 500-list of seed 3
 /// with V = 10¹¹: 2.7 s of capped levels that fail, the rest of the budget,
 /// before), the search stops there. Reports the fraction of the budget
@@ -231,7 +254,7 @@ fn search(
     bounds: &[f64],
     known: Option<(usize, f64)>,
     budget: usize,
-    mut solve: impl FnMut(usize, &mut usize) -> Option<f64>,
+    mut solve: impl FnMut(usize, &mut usize, f64) -> Option<Found>,
 ) -> MapperSearch {
     let count = bounds.len();
     let bound = |k: usize| bounds.get(k - 1).copied().unwrap_or(0.0);
@@ -258,19 +281,22 @@ fn search(
             continue;
         }
         report_spent(budget, left, &mut reported);
-        match solve(k, &mut left) {
-            Some(t) => {
+        let lower = match solve(k, &mut left, past(best)) {
+            Some(Found::Shuffle(t)) => {
                 solved.push((k, t));
                 best = best.min(t);
+                continue;
             }
-            // The best found in the end is at least the least of the best
-            // now and the later counts' bounds: a count not ruled out by
-            // that never will be, and the search stops unproven here.
-            None if !ruled_out(bound(k), best.min(later.get(i).copied().unwrap_or(f64::INFINITY))) => {
-                return MapperSearch::Unproven { m: k, best: fewest(&solved), budget };
-            }
-            None => unsolved.push((k, bound(k))),
+            Some(Found::Longer(lower)) => lower.max(bound(k)),
+            None => bound(k),
+        };
+        // The best found in the end is at least the least of the best now
+        // and the later counts' bounds: a count not ruled out by that never
+        // will be, and the search stops unproven here.
+        if !ruled_out(lower, best.min(later.get(i).copied().unwrap_or(f64::INFINITY))) {
+            return MapperSearch::Unproven { m: k, best: fewest(&solved), budget };
         }
+        unsolved.push((k, lower));
     }
     let best = fewest(&solved);
     match unsolved.iter().find(|&&(_, bound)| !ruled_out(bound, best.map_or(f64::INFINITY, |(_, t)| t))) {
@@ -284,7 +310,12 @@ fn search(
 
 /// Whether a count whose shuffle is at least `bound` is slower than `best`.
 fn ruled_out(bound: f64, best: f64) -> bool {
-    bound * (1.0 - BOUND_RTOL) > best * (1.0 + TIE_RTOL)
+    bound > past(best)
+}
+
+/// The length past which a count is slower than `best`.
+fn past(best: f64) -> f64 {
+    best * (1.0 + TIE_RTOL) / (1.0 - BOUND_RTOL)
 }
 
 /// Reports the fraction of `whole` spent, once a whole percent more of it is.
@@ -310,9 +341,10 @@ fn report_spent(whole: usize, left: usize, reported: &mut f64) {
 /// best, and its counts near the best where the load is larger; each
 /// count tried first at the pins that proved the count before, which stay
 /// among the first mappers the counts share), or else by the general LP
-/// where its factorisations fit what is left of the budget (tens of
-/// milliseconds at 160 mappers); a count none of them solves blocks the
-/// proof only if its bound is not above the best shuffle found.
+/// while its cost fits what is left of the budget (tens of milliseconds at
+/// 160 mappers), asked only whether the count is slower than the best
+/// found; a count none of them solves or rules out blocks the proof only
+/// if its bound is not above the best shuffle found.
 pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch {
     let (m, r, l) = (shuffle.intervals.m(), shuffle.intervals.r(), shuffle.intervals.width());
     let mut bounds = prefix_lower_bounds(&shuffle.a, r, l, shuffle.s, shuffle.c, shuffle.v);
@@ -321,8 +353,8 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
     // The count before's method first: a plateau's search that fails tries
     // some tens of lengths, each a few passes, where the levels at the pins
     // of the count before take one level's search.
-    let mut last = Quick::Tied;
-    search(&bounds, Some((m, t_all)), list_budget(&shuffle.intervals, budget), |k, left| {
+    let mut last = Solver::Tied;
+    search(&bounds, Some((m, t_all)), list_budget(&shuffle.intervals, budget), |k, left, past| {
         let iv = Intervals::new(k, r, l)?;
         *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
         let prefix = Shuffle { intervals: iv, a: shuffle.a.get(..k)?.to_vec(), ..*shuffle };
@@ -330,29 +362,37 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
         let single = single_group_methods(&prefix);
         let banded = (banded::work() - banded_before) / BANDED_WORK_PER_PASS;
         *left = left.saturating_sub(banded as usize);
-        single
-            .or_else(|| {
-                in_turn(&mut last, &[Quick::Plateau, Quick::Levels, Quick::Tied], |method| match method {
-                    Quick::Plateau => {
-                        // Its length tried first the count before's: each
-                        // length a few passes.
-                        let pass = iv.count().saturating_mul(PLATEAU_TRY_PASSES);
-                        (*left >= pass).then_some(())?;
-                        let solved = plateau_method(&prefix, &mut plateau, BANDED_WORK);
-                        *left = left.saturating_sub(pass.saturating_mul(plateau.tried));
-                        solved
-                    }
-                    Quick::Levels => capped_levels_charged(&prefix, left, &mut levels),
-                    // The chain with its first mapper tied to a later one: a few passes.
-                    Quick::Tied => {
-                        *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
-                        tied_chain(&prefix)
-                    }
-                    Quick::Single | Quick::Descent | Quick::Level => None, // identical mappers'
-                })
-            })
-            .or_else(|| general_charged(&prefix, left).inspect(|solved| levels.learn(&prefix, solved)))
-            .map(|sol| sol.makespan())
+        if let Some(solved) = single {
+            return Some(Found::Shuffle(solved.makespan()));
+        }
+        let methods = [Solver::Plateau, Solver::Levels, Solver::Tied, Solver::General];
+        in_turn(&mut last, &methods, |method| match method {
+            Solver::Plateau => {
+                // Its length tried first the count before's: each length a
+                // few passes.
+                let pass = iv.count().saturating_mul(PLATEAU_TRY_PASSES);
+                (*left >= pass).then_some(())?;
+                let solved = plateau_method(&prefix, &mut plateau, BANDED_WORK);
+                *left = left.saturating_sub(pass.saturating_mul(plateau.tried));
+                solved.map(|sol| Found::Shuffle(sol.makespan()))
+            }
+            Solver::Levels => {
+                capped_levels_charged(&prefix, left, &mut levels).map(|sol| Found::Shuffle(sol.makespan()))
+            }
+            // The chain with its first mapper tied to a later one: a few passes.
+            Solver::Tied => {
+                *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
+                tied_chain(&prefix).map(|sol| Found::Shuffle(sol.makespan()))
+            }
+            Solver::General => match general_charged(&prefix, left, past)? {
+                Verdict::Solved(solved) => {
+                    levels.learn(&prefix, &solved);
+                    Some(Found::Shuffle(solved.makespan()))
+                }
+                Verdict::Longer { bound } => Some(Found::Longer(bound)),
+            },
+            Solver::Single | Solver::Descent | Solver::Level => None, // identical mappers'
+        })
     })
 }
 

@@ -323,6 +323,16 @@ impl std::fmt::Display for SolveError {
     }
 }
 
+/// A shuffle as a search for the best mapper count learns it.
+#[derive(Debug, Clone)]
+pub enum Verdict {
+    /// Solved.
+    Solved(Solution),
+    /// At least `bound` seconds, proved by a dual bound past the best
+    /// shuffle the search has: not solved further.
+    Longer { bound: f64 },
+}
+
 /// The largest spread of the LP's coefficients the general LP takes (about
 /// 1/ε of f64, over the ~10 its factorisations lose).
 pub const MAX_GENERAL_SPAN: f64 = 1e15;
@@ -686,46 +696,30 @@ fn levels_charged(p: &Shuffle, left: &mut usize, solve: impl FnOnce(&Shuffle) ->
     solved
 }
 
-/// Iterations the general LP's interior-point method is expected to take
-/// on a small LP (26 to 45 on random lists' counts near their best, of
-/// 136 to 161 mappers with r = 250, ℓ = 100).
-#[cfg(feature = "full")]
-const SEARCH_GENERAL_ITERATIONS: f64 = 30.0;
-
-/// Multiply-subtracts of the general LP's factorisations counted as one
-/// interval pass where a search decides whether to try it: a
-/// multiply-subtract an iteration takes 2 to 3.4 ns natively there
-/// (building the LP included), an interval pass about 5.
-#[cfg(feature = "full")]
-const GENERAL_WORK_PER_PASS: f64 = 2.0;
-
 /// The general LP's measured cost ([`super::general::spent`], about
 /// 8 × 10⁻¹⁰ s a unit) charged as one interval pass (about 5 ns).
 #[cfg(feature = "full")]
 const GENERAL_COST_PER_PASS: f64 = 6.0;
 
 /// The general LP for a search that budgets its solves in interval passes
-/// (`left`): only where one factorisation of the compact form times
-/// [`SEARCH_GENERAL_ITERATIONS`] fits what is left, charged what its
-/// iterations cost (through relaxations, a small part of the compact
-/// form's: charged at the compact form's, one count of a random 436-list
-/// with r = 400, ℓ = 300, 40 ms, took a budget of 3 s). Only in the full
-/// module.
+/// (`left`), asked only whether the shuffle is longer than `past` (the
+/// best the search has): its rounds of relaxations, or the compact form,
+/// only while their cost fits what is left, and charged what they cost.
+/// Only in the full module.
 #[cfg(feature = "full")]
-pub(super) fn general_charged(p: &Shuffle, left: &mut usize) -> Option<Solution> {
-    let work = super::general::factorisation_work(p)?;
-    let expected = work * SEARCH_GENERAL_ITERATIONS / GENERAL_WORK_PER_PASS;
-    if expected > *left as f64 {
+pub(super) fn general_charged(p: &Shuffle, left: &mut usize, past: f64) -> Option<Verdict> {
+    if general_refusal(p).is_some() {
         return None;
     }
     let before = super::general::spent();
-    let solved = general_within(p, work);
+    let question = super::general::Question { past, allowance: *left as f64 * GENERAL_COST_PER_PASS };
+    let verdict = super::general::interior_point_asked(p, question);
     *left = left.saturating_sub(((super::general::spent() - before) / GENERAL_COST_PER_PASS) as usize);
-    solved.ok()
+    verdict
 }
 
 #[cfg(not(feature = "full"))]
-pub(super) fn general_charged(_: &Shuffle, _: &mut usize) -> Option<Solution> {
+pub(super) fn general_charged(_: &Shuffle, _: &mut usize, _: f64) -> Option<Verdict> {
     None
 }
 
