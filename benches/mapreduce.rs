@@ -234,6 +234,21 @@ fn mappers(c: &mut Criterion) {
             b.iter(|| best_prefix(black_box(&p), t_all, SEARCH_INTERVALS))
         });
     }
+    // The uniform random 2000-list of seed 1 (the tests' `random_rates`,
+    // r = 250, ℓ = 100, V = 10¹¹): 71 counts past its best (1364) that
+    // only the general LP decides, each ruled out by its relaxations' dual
+    // bound (unproven before, the general LP past the search's budget).
+    let p = Shuffle {
+        intervals: Intervals::new(2000, 250, 100).unwrap(),
+        a: random_rates(2000, 1),
+        s: 1.0,
+        c: 0.1 * 1e-6 / 250.0,
+        v: 1e11,
+    };
+    let t_all = solve(&p).unwrap().makespan();
+    lists.bench_function("uniform m=2000 V=1e11 (counts ruled out by the general LP)", |b| {
+        b.iter(|| best_prefix(black_box(&p), t_all, SEARCH_INTERVALS))
+    });
     lists.finish();
     // Its whole shuffle with V = 10¹¹: the general LP's before (0.5 s).
     let p = seed_3_list(1e11);
@@ -247,7 +262,7 @@ fn mappers(c: &mut Criterion) {
 fn seed_3_list(v: f64) -> Shuffle {
     Shuffle {
         intervals: Intervals::new(500, 250, 100).unwrap(),
-        a: random_rates(500),
+        a: random_rates(500, 3),
         s: 1.0,
         c: 0.1 * 1e-6 / 250.0,
         v,
@@ -255,9 +270,8 @@ fn seed_3_list(v: f64) -> Shuffle {
 }
 
 /// `m` random rates, 0.5 to 1.5 × 10⁻⁵ s/B in random order plus the
-/// default s_map/lu (the native tests' `random_rates` of seed 3).
-fn random_rates(m: usize) -> Vec<f64> {
-    let mut seed = 3u64;
+/// default s_map/lu (the native tests' `random_rates` of `seed`).
+fn random_rates(m: usize, mut seed: u64) -> Vec<f64> {
     (0..m)
         .map(|_| {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -281,7 +295,7 @@ fn capped_levels(c: &mut Criterion) {
     for (m, r, l, v) in cases {
         let p = Shuffle {
             intervals: Intervals::new(m, r, l).unwrap(),
-            a: random_rates(m),
+            a: random_rates(m, 3),
             s: 1.0,
             c: 0.1 * 1e-6 / r as f64,
             v,
@@ -348,7 +362,7 @@ fn long_banded_chains(c: &mut Criterion) {
     let mut group = c.benchmark_group("mapreduce/solve a list of 10^5 mappers (a chain in banded systems)");
     group.sample_size(10);
     let m = 100_000;
-    for (name, a) in [("2 speeds", speed_rates(m, 2)), ("uniform", random_rates(m))] {
+    for (name, a) in [("2 speeds", speed_rates(m, 2)), ("uniform", random_rates(m, 3))] {
         let p = Shuffle { intervals: Intervals::new(m, 100, 100).unwrap(), a, s: 1.0, c: 0.1e-6 / 100.0, v: 1e14 };
         group.bench_function(format!("{name} m={m} r=100 l=100 V=1e14"), |b| b.iter(|| solve(black_box(&p)).unwrap()));
     }
@@ -408,7 +422,7 @@ fn equal_parts(c: &mut Criterion) {
 fn levels_near(c: &mut Criterion) {
     let prefix = |k: usize| Shuffle {
         intervals: Intervals::new(k, 250, 100).unwrap(),
-        a: random_rates(k),
+        a: random_rates(k, 3),
         s: 1.0,
         c: 0.1 * 1e-6 / 250.0,
         v: 1e11,
