@@ -1946,9 +1946,8 @@ fn best_first_mappers_charge_the_general_lp_what_its_relaxations_cost() {
 /// ℓ = 100, V = 1.25 × 10¹⁰ B) within the page's own quick budget: past
 /// its best (480 mappers) come counts the budget leaves to the general LP,
 /// each asked only whether it is slower than the best found, and ruled out
-/// by the dual bound of its relaxations once that passes the best, mostly
-/// after one round. Solving them instead ran out of the budget (unproven
-/// at 494). The quick search finds what the full budget finds, and the
+/// by the dual bound of its relaxations once that passes the best.
+/// Solving them instead ran out of the budget (unproven at 494). The quick search finds what the full budget finds, and the
 /// bound that rules out count 494 lies between the best and that count's
 /// own shuffle (from the capped levels, another exact method).
 #[test]

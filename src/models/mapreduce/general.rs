@@ -645,12 +645,13 @@ fn feasible(p: &Shuffle, sc: &Scaled, x: &[f64]) -> Option<Schedule> {
 type Schedule = (Vec<f64>, Vec<f64>, Vec<usize>);
 
 /// The schedule a solved LP's parts imply, made feasible ([`feasible`]),
-/// and its gap to the dual bound, relative to its length.
-fn schedule_and_gap(p: &Shuffle, sc: &Scaled, solved: &Solved) -> Option<(Schedule, f64)> {
+/// its gap to the dual bound, relative to its length, and that bound in
+/// seconds.
+fn schedule_and_gap(p: &Shuffle, sc: &Scaled, solved: &Solved) -> Option<(Schedule, f64, f64)> {
     let (x, t, largest) = feasible(p, sc, &solved.x)?;
     let length = *t.last()?;
-    let gap = (length - solved.bound(sc, length)) / length.abs();
-    Some(((x, t, largest), gap))
+    let bound = solved.bound(sc, length);
+    Some(((x, t, largest), (length - bound) / length.abs(), sc.seconds(bound)))
 }
 
 /// Past this work a factorisation of the compact form, the general LP is
@@ -847,11 +848,10 @@ fn relaxed(
         iterations += solved.iterations;
         last_iterations = solved.iterations;
         spent += cost * solved.iterations as f64;
-        let ((x, t, largest), gap) = schedule_and_gap(p, sc, &solved)?;
+        let ((x, t, largest), gap, bound) = schedule_and_gap(p, sc, &solved)?;
         if gap <= GAP_RTOL {
             return Some(Rounds::Proved((x, t, largest, iterations, round)));
         }
-        let bound = sc.seconds(solved.bound(sc, *t.last()?));
         if bound > past {
             return Some(Rounds::Longer(bound));
         }
@@ -977,12 +977,11 @@ fn solve_general(p: &Shuffle, max_work: f64, relaxations: bool, question: Questi
     for precision in [FINE, TIGHT] {
         let Some(solved) = solve_lp_charged(&sc, &lp, q.clone(), precision, true, cost) else { continue };
         iterations += solved.iterations;
-        let Some(((x, t, largest), gap)) = schedule_and_gap(p, &sc, &solved) else { continue };
+        let Some(((x, t, largest), gap, bound)) = schedule_and_gap(p, &sc, &solved) else { continue };
         if gap <= GAP_RTOL {
             let method = Method::InteriorPoint { iterations, rounds: 1, again: precision == TIGHT };
             return Ok(Verdict::Solved(p.unscale(&sc, x, t, largest, method)));
         }
-        let bound = sc.seconds(solved.bound(&sc, *t.last().ok_or_else(failed)?));
         if bound > question.past {
             return Ok(Verdict::Longer { bound });
         }
