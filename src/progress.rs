@@ -45,6 +45,21 @@ pub fn with<R>(hook: impl Fn(f64) + 'static, f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// Runs `f` with its reports heard by no one: a part of a computation
+/// that reports its own progress (a search over solves, each of which
+/// would report its own from 0 again).
+pub fn unheard<R>(f: impl FnOnce() -> R) -> R {
+    /// Lets reports be heard again when `f` ends, however it ends.
+    struct Heard(bool);
+    impl Drop for Heard {
+        fn drop(&mut self) {
+            IN_HOOK.with(|x| x.set(self.0));
+        }
+    }
+    let _heard = Heard(IN_HOOK.with(|x| x.replace(true)));
+    f()
+}
+
 /// Reports that `fraction` (clamped to 0…1; NaN is not reported) of the
 /// running computation is done.
 pub fn report(fraction: f64) {
@@ -97,5 +112,21 @@ mod tests {
             || super::report(0.5),
         );
         assert_eq!(outer.get(), 0.5);
+    }
+
+    #[test]
+    fn an_unheard_part_reports_to_no_one() {
+        let heard = Rc::new(Cell::new(0.0));
+        let seen = Rc::clone(&heard);
+        super::with(
+            move |f| seen.set(f),
+            || {
+                super::report(0.5);
+                super::unheard(|| super::report(0.1));
+                assert_eq!(heard.get(), 0.5, "the part's report is not heard");
+                super::report(0.75);
+            },
+        );
+        assert_eq!(heard.get(), 0.75, "the computation's own reports are heard after it");
     }
 }

@@ -1984,6 +1984,28 @@ fn best_first_mappers_rule_out_counts_by_the_general_lps_dual_bound() {
     assert!(close(solved.makespan(), past.makespan(), 1e-9), "{} vs {}", solved.makespan(), past.makespan());
 }
 
+/// The search for a list's best count reports its own progress, the
+/// fraction of its budget spent, and not each count's: the relaxations of
+/// a count that takes a second round reported their own fraction, from 0
+/// again (the uniform 440-list of seed 3, r = 250, ℓ = 100, V = 5 × 10⁹ B:
+/// 9 reports, the bar falling back 3 times).
+#[test]
+fn the_search_for_the_best_count_reports_only_its_own_progress() {
+    use isoperf::models::mapreduce::mappers::{best_prefix, SEARCH_INTERVALS};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let (m, r, l, v) = (440, 250, 100, 5e9);
+    let list = random_rates(m, 3);
+    let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: list, s: 1.0, c: 0.1e-6 / r as f64, v };
+    let t_all = solve(&p).unwrap().makespan();
+    let heard = Rc::new(RefCell::new(Vec::new()));
+    let into = Rc::clone(&heard);
+    isoperf::progress::with(move |f| into.borrow_mut().push(f), || best_prefix(&p, t_all, SEARCH_INTERVALS));
+    let heard = heard.borrow();
+    assert!(!heard.is_empty());
+    assert!(heard.windows(2).all(|w| w[1] >= w[0]), "the bar falls back: {heard:?}");
+}
+
 /// m_best where the counts near the best share their schedule's shape (one
 /// reducer group: a plateau, then the chain): the search tries each count
 /// first with the method, and the plateau's length, that solved the count

@@ -281,7 +281,8 @@ fn search(
             continue;
         }
         report_spent(budget, left, &mut reported);
-        let lower = match solve(k, &mut left, past(best)) {
+        // Only the search's own progress is heard, not each solve's.
+        let lower = match crate::progress::unheard(|| solve(k, &mut left, past(best))) {
             Some(Found::Shuffle(t)) => {
                 solved.push((k, t));
                 best = best.min(t);
