@@ -772,19 +772,6 @@ fn relaxation(
     })
 }
 
-/// A schedule proved optimal: its parts, boundaries, largest senders, and
-/// the interior-point iterations and LPs it took.
-type Proved = (Vec<f64>, Vec<f64>, Vec<usize>, usize, usize);
-
-/// What the rounds of relaxations found.
-enum Rounds {
-    /// A schedule proved optimal.
-    Proved(Proved),
-    /// A dual bound (in seconds) past the length asked about: the shuffle
-    /// is longer, and is not solved further.
-    Longer(f64),
-}
-
 /// The general LP through relaxations (constraint generation): each
 /// window's maximum bounds only a few candidate mappers, at first the
 /// fastest, and every relaxation adds the mappers whose parts exceeded it.
@@ -821,7 +808,7 @@ fn relaxed(
     max_work: f64,
     allowance: f64,
     past: f64,
-) -> Option<Rounds> {
+) -> Option<Verdict> {
     let m = p.intervals.m();
     let windows: Vec<Window> = tail.iter().map(|(w, _)| *w).chain(front.iter().copied()).collect();
     let reads: f64 =
@@ -850,10 +837,11 @@ fn relaxed(
         spent += cost * solved.iterations as f64;
         let ((x, t, largest), gap, bound) = schedule_and_gap(p, sc, &solved)?;
         if gap <= GAP_RTOL {
-            return Some(Rounds::Proved((x, t, largest, iterations, round)));
+            let method = Method::InteriorPoint { iterations, rounds: round, again: false };
+            return Some(Verdict::Solved(p.unscale(sc, x, t, largest, method)));
         }
         if bound > past {
-            return Some(Rounds::Longer(bound));
+            return Some(Verdict::Longer { bound });
         }
         // Progress: the digits of the gap gained, of those still missing
         // (never back: a round's gap may grow).
@@ -909,17 +897,6 @@ pub fn interior_point_whole(p: &Shuffle, max_work: f64) -> Result<Solution, Solv
     solve_general(p, max_work, false, Question::ANY).and_then(solved)
 }
 
-/// What the rounds found, as a verdict on the shuffle.
-fn verdict(p: &Shuffle, sc: &Scaled, rounds: Rounds) -> Verdict {
-    match rounds {
-        Rounds::Proved((x, t, largest, iterations, rounds)) => {
-            let method = Method::InteriorPoint { iterations, rounds, again: false };
-            Verdict::Solved(p.unscale(sc, x, t, largest, method))
-        }
-        Rounds::Longer(bound) => Verdict::Longer { bound },
-    }
-}
-
 /// The solution of a solve that asked about no length.
 fn solved(verdict: Verdict) -> Result<Solution, SolveError> {
     match verdict {
@@ -944,8 +921,8 @@ fn solve_general(p: &Shuffle, max_work: f64, relaxations: bool, question: Questi
     // between it and the rounds) took a third of each count's time.
     let asked = relaxations && question.past.is_finite();
     if asked {
-        if let Some(rounds) = relaxed(p, &sc, &tail, &front, max_work, question.allowance, question.past) {
-            return Ok(verdict(p, &sc, rounds));
+        if let Some(verdict) = relaxed(p, &sc, &tail, &front, max_work, question.allowance, question.past) {
+            return Ok(verdict);
         }
     }
     let (lp, q) = compact(&sc, m, &tail, &front).ok_or_else(failed)?;
@@ -960,8 +937,8 @@ fn solve_general(p: &Shuffle, max_work: f64, relaxations: bool, question: Questi
         // `max_work` a round where not.
         let allowance =
             if work.is_ok() { COMPACT_ITERATIONS * iteration_cost(&lp, at_least) / 2.0 } else { f64::INFINITY };
-        if let Some(rounds) = relaxed(p, &sc, &tail, &front, max_work, allowance, question.past) {
-            return Ok(verdict(p, &sc, rounds));
+        if let Some(verdict) = relaxed(p, &sc, &tail, &front, max_work, allowance, question.past) {
+            return Ok(verdict);
         }
     }
     if let Err(work) = work {
