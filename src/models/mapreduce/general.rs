@@ -506,12 +506,15 @@ fn within(lp: &Compact, max_work: f64) -> Option<Result<f64, f64>> {
 }
 
 /// How closely the interior-point method solves an LP: its tolerance on
-/// the gap and the residuals, and the static regularisation its
-/// factorisations add to the diagonal (Clarabel's default is 10⁻⁸).
+/// the gap and the residuals, the static regularisation its
+/// factorisations add to the diagonal (Clarabel's default is 10⁻⁸), and
+/// the most steps of iterative refinement each solve with a factorisation
+/// takes (Clarabel's default is 10).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Precision {
     tolerance: f64,
     regularisation: f64,
+    refinement: u32,
 }
 
 /// The compact form's answer. The tolerance is the method's own floor:
@@ -527,13 +530,13 @@ struct Precision {
 /// does not stall it takes as many iterations or fewer: 48 compact forms
 /// of 600 to 2000 mappers took 12.8 s with this, 27.6 s with the default
 /// first (one in six stalled, then solved again with this).
-const FINE: Precision = Precision { tolerance: 1e-14, regularisation: 1e-11 };
+const FINE: Precision = Precision { tolerance: 1e-14, regularisation: 1e-11, refinement: 10 };
 
 /// Relaxations once near, and the compact form again where [`FINE`]
 /// leaves it unproven: Clarabel's default regularisation (the random list
 /// of 300 mappers among the 108, r = 300, ℓ = 100, V = 10¹⁴ B, is proved
 /// with it and not with [`FINE`]).
-const TIGHT: Precision = Precision { tolerance: 1e-14, regularisation: 1e-8 };
+const TIGHT: Precision = Precision { tolerance: 1e-14, regularisation: 1e-8, refinement: 10 };
 
 /// Solves `lp` (costs `q`) by the interior-point method to `precision`,
 /// reporting its progress where `report`; `None` where the method fails.
@@ -554,7 +557,7 @@ fn solve_lp_charged(
 }
 
 fn solve_lp(sc: &Scaled, lp: &Compact, q: Vec<f64>, precision: Precision, report: bool) -> Option<Solved> {
-    let Precision { tolerance, regularisation } = precision;
+    let Precision { tolerance, regularisation, refinement } = precision;
     let (m, vars, rows) = (lp.m, lp.vars, lp.rhs.len());
     // Clarabel: A z + s = b, s in the cones; G z ≥ h is −G z + s = −h.
     let neg: Vec<f64> = lp.vals.iter().map(|g| -g).collect();
@@ -567,6 +570,8 @@ fn solve_lp(sc: &Scaled, lp: &Compact, q: Vec<f64>, precision: Precision, report
         .tol_gap_rel(tolerance)
         .tol_feas(tolerance)
         .static_regularization_constant(regularisation)
+        .iterative_refinement_enable(refinement > 0)
+        .iterative_refinement_max_iter(refinement)
         .max_iter(200)
         .build()
         .ok()?;
@@ -663,13 +668,18 @@ fn schedule_and_gap(p: &Shuffle, sc: &Scaled, solved: &Solved) -> Option<(Schedu
 const RELAXED_ABOVE: f64 = 1e7;
 
 /// The cost of one interior-point iteration on `lp`, in multiply-subtracts,
-/// from the `work` of its factorisation: that work and about 150 for each
+/// from the `work` of its factorisation: that work and about 100 for each
 /// variable, constraint and entry of the LP (the solves, their refinement
-/// and the steps in the cones). Fitted on the 23 rounds of the 1498- and
-/// 3000-mapper random lists: each took its iterations × 8.1 × 10⁻¹⁰ s ×
-/// this, to within 15 % (natively).
+/// and the steps in the cones). Measured natively, a relaxation's
+/// iterations × this × 8.1 × 10⁻¹⁰ s came to 0.84 to 1.33 times (median
+/// 1.09) the time it took, over the 18 rounds of a random 1498- and
+/// 3000-mapper list (r = 400, ℓ = 300), and 0.84 to 1.35 (median 0.98)
+/// over the 294 of two searches over random 2000-lists and of a whole
+/// one. With 150, fitted on such lists earlier, it came to 1.2 to 2.0
+/// times: a search's general LPs spent little more than half their share
+/// of its budget.
 fn iteration_cost(lp: &Compact, work: f64) -> f64 {
-    work + 150.0 * (lp.vars + lp.rhs.len() + lp.rows.len()) as f64
+    work + 100.0 * (lp.vars + lp.rhs.len() + lp.rows.len()) as f64
 }
 
 /// The interior-point iterations the compact form is counted to take
@@ -691,13 +701,25 @@ const RELAXED_ROUNDS: usize = 40;
 const RELAXED_READS: f64 = 2e8;
 
 /// A relaxation solved only to learn its violations.
-const LOOSE: Precision = Precision { tolerance: 1e-7, regularisation: 1e-8 };
+const LOOSE: Precision = Precision { tolerance: 1e-7, regularisation: 1e-8, refinement: 10 };
 
 /// A relaxation solved for a search's question (whether its bound passes
 /// the best the search has), and to learn its violations where it does
 /// not: the search over the random 2000-list of [`relaxed`] proves its
 /// best with it in 1.6 s, and runs out of its budget with [`LOOSE`].
-const ROUGH: Precision = Precision { tolerance: 1e-4, regularisation: 1e-8 };
+/// Without iterative refinement: the dual bound is safe however roughly
+/// the steps are solved, and the counts the uniform 2000-list of seed 4
+/// (r = 250, ℓ = 100, V = 10¹¹ B) rules out this way took 7.8 ms each
+/// against 10.7 ms with Clarabel's refinement, their bounds the same to
+/// 10⁻⁵.
+const ROUGH: Precision = Precision { tolerance: 1e-4, regularisation: 1e-8, refinement: 0 };
+
+/// Rounds solved [`ROUGH`] at most, while their schedules are longer than
+/// the search's best (a count likely to be ruled out): a second rough
+/// round rules out most counts the first leaves. Of 36 random 2000-lists
+/// (uniform, two and three speeds, seeds 1 to 12, r = 250, ℓ = 100,
+/// V = 10¹¹ B), 15 got m_best with two, 12 with one.
+const ROUGH_ROUNDS: usize = 2;
 
 /// For each window (the tail's, then the front's), the mappers (0-based,
 /// ascending) whose parts its maximum bounds in a relaxation of the
@@ -818,7 +840,8 @@ fn relaxed(
     }
     let mut candidates = Candidates::fastest(sc, &windows)?;
     // A search's question is answered by a bound that clears its best by
-    // 4 × 10⁻⁴ or more (the counts above), so its rounds begin rougher.
+    // 4 × 10⁻⁴ or more (the counts above), so its rounds begin rougher,
+    // for at most [`ROUGH_ROUNDS`] and while the count seems slower.
     let first = if past.is_finite() { ROUGH } else { LOOSE };
     let (mut iterations, mut spent, mut first_gap, mut done, mut precision) = (0, 0.0, f64::NAN, 0.0_f64, first);
     let mut last_iterations = 0;
@@ -843,6 +866,7 @@ fn relaxed(
         if bound > past {
             return Some(Verdict::Longer { bound });
         }
+        let shorter_than_past = t.last().is_some_and(|&length| sc.seconds(length) <= past);
         // Progress: the digits of the gap gained, of those still missing
         // (never back: a round's gap may grow).
         if first_gap.is_nan() {
@@ -856,6 +880,13 @@ fn relaxed(
                 return None;
             }
             precision = TIGHT;
+        } else if precision == ROUGH && (shorter_than_past || round >= ROUGH_ROUNDS) {
+            // A count faster than the best is to be solved, not ruled
+            // out: rough parts named hundreds of spurious violators round
+            // after round (the three-speed 2000-list of seed 1, r = 250,
+            // ℓ = 100, V = 10¹¹ B, count 1683: 16 rough rounds and 0.96 s,
+            // against 2 and 0.14 s).
+            precision = LOOSE;
         }
     }
     None
