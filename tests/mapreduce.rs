@@ -1973,7 +1973,7 @@ fn best_first_mappers_rule_out_counts_by_the_general_lps_dual_bound() {
     let past = solve(&prefix(494)).unwrap();
     assert!(matches!(past.method, Method::CappedLevels { .. }), "{:?}", past.method);
     let asked = |longest: f64| interior_point_asked(&prefix(494), Question { past: longest, allowance: f64::INFINITY });
-    let Some(Verdict::Longer { bound }) = asked(t_shuffle) else { panic!("494 not ruled out") };
+    let Some(Verdict::Longer { bound, .. }) = asked(t_shuffle) else { panic!("494 not ruled out") };
     assert!(
         bound > t_shuffle && bound <= past.makespan() * (1.0 + 1e-12),
         "{t_shuffle} < {bound} ≤ {}",
@@ -2006,6 +2006,44 @@ fn a_count_faster_than_the_best_is_solved_in_a_plain_solves_rounds() {
     let Method::InteriorPoint { rounds, .. } = asked.method else { panic!("{:?}", asked.method) };
     assert!(rounds <= plain_rounds + 1, "{rounds} rounds asked, {plain_rounds} plain");
     assert!(close(asked.makespan(), plain.makespan(), GENERAL_RTOL), "{} vs {}", asked.makespan(), plain.makespan());
+}
+
+/// A count the general LP rules out after its first round hands its
+/// flows to the counts around it: the same flows through their intervals
+/// (1 through those the count lacks) bound their LPs too (the safe bound
+/// holds for any duals), and past the best there, where solving each took
+/// its own relaxation. The random 700-list of seed 3 (r = 250, ℓ = 100,
+/// V = 1.25 × 10¹⁰ B): count 400's flows rule out counts 390 to 405,
+/// which the exact solver puts past the best; asked about a length past a
+/// count's own shuffle, the bound they give is below that shuffle, as a
+/// lower bound must be.
+#[test]
+fn flows_of_a_count_ruled_out_bound_the_counts_around_it() {
+    use isoperf::models::mapreduce::general::{interior_point_asked, transferred_bound, Question};
+    use isoperf::models::mapreduce::schedule::Verdict;
+    let (m, r, l, v) = (700, 250, 100, 1.25e10);
+    let list = random_rates(m, 3);
+    let prefix = |k: usize| Shuffle {
+        intervals: Intervals::new(k, r, l).unwrap(),
+        a: list[..k].to_vec(),
+        s: 1.0,
+        c: 0.1e-6 / r as f64,
+        v,
+    };
+    let best = solve(&prefix(480)).unwrap().makespan();
+    let question = Question { past: best, allowance: f64::INFINITY };
+    let Some(Verdict::Longer { bound, flows: Some(flows) }) = interior_point_asked(&prefix(400), question) else {
+        panic!("count 400 not ruled out after one round")
+    };
+    assert!(bound > best && flows.mappers() == 400, "{bound} vs {best}");
+    for k in (390..400).chain(401..=405) {
+        let own = solve(&prefix(k)).unwrap().makespan();
+        let handed = transferred_bound(&prefix(k), &flows, best).unwrap();
+        assert!(handed > best && own > best, "count {k}: {handed} and {own} against the best {best}");
+        let longer = own * 1.01;
+        let below = transferred_bound(&prefix(k), &flows, longer).unwrap();
+        assert!(below <= own * (1.0 + GENERAL_RTOL), "count {k}: bound {below} past its shuffle {own}");
+    }
 }
 
 /// The search for a list's best count reports its own progress, the

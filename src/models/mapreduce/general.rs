@@ -55,7 +55,7 @@ use clarabel::solver::{
     ZeroConeT,
 };
 
-use super::schedule::{Intervals, Method, Scaled, Shuffle, Solution, SolveError, Verdict};
+use super::schedule::{Flows, Intervals, Method, Scaled, Shuffle, Solution, SolveError, Verdict};
 
 thread_local! {
     /// The cost of the interior-point iterations this thread has made
@@ -104,6 +104,8 @@ struct Compact {
     /// For each block width: the running maxima from each block's start
     /// and from its end, by mapper.
     blocks: HashMap<usize, (Vec<usize>, Vec<usize>)>,
+    /// The row of each interval n < m (its largest send), in order.
+    chain: Vec<usize>,
 }
 
 const NONE: usize = usize::MAX;
@@ -120,6 +122,7 @@ impl Compact {
             prefix: vec![0],
             suffix: vec![m - 1],
             blocks: HashMap::new(),
+            chain: Vec::new(),
         }
     }
 
@@ -312,11 +315,15 @@ impl std::hash::Hasher for WindowHasher {
 
 /// The compact LP solved: the parts (scaled), the dual's value hᵀy + mS
 /// and reduced costs ρ (for the bound on t_{N+1}, scaled, once a box is
-/// known) and the interior-point iterations.
+/// known), the duals of Σx = 1 and of the intervals' rows (for the
+/// list's fewer first mappers: [`transferred_bound`]) and the
+/// interior-point iterations.
 struct Solved {
     x: Vec<f64>,
     dual_value: f64,
     reduced: Vec<f64>,
+    load: f64,
+    flows: Vec<f64>,
     iterations: usize,
 }
 
@@ -324,25 +331,33 @@ impl Solved {
     /// The dual bound on t_{N+1} (scaled) over the box that a schedule of
     /// length `length` puts an optimum in (see the module's proof).
     fn bound(&self, sc: &Scaled, length: f64) -> f64 {
-        let part_bound = |j: usize| {
-            let a = sc.a.get(j).copied().unwrap_or(0.0);
-            let u = (length - (j + 1) as f64 * sc.s) / a;
-            if u.is_nan() {
-                1.0
-            } else {
-                u.clamp(0.0, 1.0)
-            }
-        };
-        let m = self.x.len();
-        let largest = (0..m).map(part_bound).fold(0.0, f64::max);
-        let below: f64 = self
-            .reduced
-            .iter()
-            .enumerate()
-            .map(|(j, &r)| r.min(0.0) * if j < m { part_bound(j) } else { largest })
-            .sum();
-        self.dual_value + below
+        box_bound(sc, self.x.len(), self.dual_value, &self.reduced, length)
     }
+
+    /// Its duals of Σx = 1 (in seconds) and of the intervals' rows.
+    fn flows_in_seconds(&self, sc: &Scaled) -> Flows {
+        Flows { load: sc.seconds(self.load), through: self.flows.clone() }
+    }
+}
+
+/// The bound hᵀy + mS + Σ_j min(0, ρ_j u_j) on t_{N+1} (scaled) of duals
+/// whose value is `dual_value` and reduced costs `reduced`, over the box
+/// that a schedule of length `length` puts an optimum of the `m` mappers'
+/// parts in (see the module's proof).
+fn box_bound(sc: &Scaled, m: usize, dual_value: f64, reduced: &[f64], length: f64) -> f64 {
+    let part_bound = |j: usize| {
+        let a = sc.a.get(j).copied().unwrap_or(0.0);
+        let u = (length - (j + 1) as f64 * sc.s) / a;
+        if u.is_nan() {
+            1.0
+        } else {
+            u.clamp(0.0, 1.0)
+        }
+    };
+    let largest = (0..m).map(part_bound).fold(0.0, f64::max);
+    let below: f64 =
+        reduced.iter().enumerate().map(|(j, &r)| r.min(0.0) * if j < m { part_bound(j) } else { largest }).sum();
+    dual_value + below
 }
 
 /// The work of one factorisation of the interior-point method's system
@@ -471,6 +486,7 @@ fn build(
             Some(t) => t.1 -= sc.c,
             None => terms.push((v, -sc.c)),
         }
+        lp.chain.push(lp.rhs.len());
         lp.at_least(&terms, -sc.s);
     }
     let mut q = vec![0.0; lp.vars];
@@ -594,12 +610,20 @@ fn solve_lp(sc: &Scaled, lp: &Compact, q: Vec<f64>, precision: Precision, report
     }
     // The dual bound: y = z (≥ 0 but for the equation), ρ = q − Gᵀy.
     let y: Vec<f64> = sol.z.iter().enumerate().map(|(r, &z)| if r == 0 { z } else { z.max(0.0) }).collect();
-    let mut rho = q;
+    let (dual_value, reduced) = dual_bound(sc, lp, q, &y)?;
+    let flows = lp.chain.iter().map(|&r| y.get(r).copied()).collect::<Option<_>>()?;
+    let (x, load, iterations) = (sol.x.get(..m)?.to_vec(), *y.first()?, sol.iterations as usize);
+    Some(Solved { x, dual_value, reduced, load, flows, iterations })
+}
+
+/// The value hᵀy + mS of duals `y` of `lp` (costs `q`; ≥ 0 but for the
+/// equation), and the reduced costs ρ = q − Gᵀy.
+fn dual_bound(sc: &Scaled, lp: &Compact, mut q: Vec<f64>, y: &[f64]) -> Option<(f64, Vec<f64>)> {
     for ((&r, &j), &g) in lp.rows.iter().zip(&lp.cols).zip(&lp.vals) {
-        *rho.get_mut(j)? -= g * y.get(r)?;
+        *q.get_mut(j)? -= g * y.get(r)?;
     }
-    let dual_value = lp.rhs.iter().zip(&y).map(|(h, y)| h * y).sum::<f64>() + m as f64 * sc.s;
-    Some(Solved { x: sol.x.get(..m)?.to_vec(), dual_value, reduced: rho, iterations: sol.iterations as usize })
+    let value = lp.rhs.iter().zip(y).map(|(h, y)| h * y).sum::<f64>() + lp.m as f64 * sc.s;
+    Some((value, q))
 }
 
 /// The parts x (scaled) made feasible: clipped at zero and scaled to sum to
@@ -864,7 +888,13 @@ fn relaxed(
             return Some(Verdict::Solved(p.unscale(sc, x, t, largest, method)));
         }
         if bound > past {
-            return Some(Verdict::Longer { bound });
+            // A first round's flows bound the counts below (each window
+            // bounds one part there as in theirs); a later round's lean
+            // on their windows' candidates (count 1329 of the list of
+            // [`transferred_bound`] ruled out after three rounds: 1521.01
+            // s, its flows on count 1328 only 1431.77).
+            let flows = (round == 1).then(|| solved.flows_in_seconds(sc));
+            return Some(Verdict::Longer { bound, flows });
         }
         let shorter_than_past = t.last().is_some_and(|&length| sc.seconds(length) <= past);
         // Progress: the digits of the gap gained, of those still missing
@@ -920,6 +950,46 @@ impl Question {
 /// answered within its allowance.
 pub fn interior_point_asked(p: &Shuffle, question: Question) -> Option<Verdict> {
     solve_general(p, f64::INFINITY, true, question).ok()
+}
+
+/// A lower bound on the shuffle of `p`, a list's first mappers, from
+/// `flows`, a dual solution of the LP of another count of its first
+/// mappers (or of a relaxation of that LP), valid wherever the shuffle is
+/// no longer than `past` (seconds): so a bound past `past` proves the
+/// shuffle longer. The same value of the load and the same flows through
+/// the intervals before `p`'s last mapper (1 through those before mappers
+/// the flows' count lacks, as through every interval after its last
+/// mapper), on the relaxation in which each window bounds its fastest
+/// mapper's part alone, over the box a shuffle no longer than `past` puts
+/// an optimum in: the safe bound of the module's proof, which holds for
+/// any duals (the reduced costs that turn negative are charged their
+/// box). The two LPs differ only at the last mappers (the windows that
+/// hold them, the intervals before them), which costs the bound little a
+/// mapper. The uniform 2000-list of seed 4 (r = 250, ℓ = 100, V = 10¹¹ B),
+/// whose best shuffle is 1520.77 s: count 1082 ruled out by its first
+/// relaxation's bound of 1545.27 s, its flows bound each count from 1081
+/// (1545.04 s) down to 942 (1526.06 s) past that best, in 0.6 to 0.7 ms
+/// where each count's own first relaxation took 7.7 to 10 ms. The
+/// uniform 2000-list of seed 1, best 1535.06 s: count 1447's flows
+/// (1581.91 s) bound each count up to 1467 at 1581.63 s or more.
+pub fn transferred_bound(p: &Shuffle, flows: &Flows, past: f64) -> Option<f64> {
+    let m = p.intervals.m();
+    if p.a.len() != m || m == 0 {
+        return None;
+    }
+    let sc = p.scaled();
+    let (tail, front) = windows(&p.intervals);
+    let all: Vec<Window> = tail.iter().map(|(w, _)| *w).chain(front.iter().copied()).collect();
+    let (lp, q) = relaxation(&sc, m, &tail, &front, &Candidates::fastest(&sc, &all)?)?;
+    let mut y = vec![0.0; lp.rhs.len()];
+    *y.first_mut()? = sc.of_seconds(flows.load);
+    // Through the intervals before mappers they did not have: 1, as
+    // through every interval after their last mapper.
+    for (&row, &flow) in lp.chain.iter().zip(flows.through.iter().chain(std::iter::repeat(&1.0))) {
+        *y.get_mut(row)? = flow.max(0.0);
+    }
+    let (dual_value, reduced) = dual_bound(&sc, &lp, q, &y)?;
+    Some(sc.seconds(box_bound(&sc, m, dual_value, &reduced, sc.of_seconds(past))))
 }
 
 /// [`interior_point`] on the compact form alone, without relaxations: the
@@ -991,7 +1061,7 @@ fn solve_general(p: &Shuffle, max_work: f64, relaxations: bool, question: Questi
             return Ok(Verdict::Solved(p.unscale(&sc, x, t, largest, method)));
         }
         if bound > question.past {
-            return Ok(Verdict::Longer { bound });
+            return Ok(Verdict::Longer { bound, flows: None });
         }
         unproven = unproven.min(gap);
     }

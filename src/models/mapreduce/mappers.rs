@@ -48,8 +48,8 @@
 use super::banded;
 use super::schedule::{
     capped_level_charged, capped_level_passes, capped_levels_charged, descent_method, equal_parts, general_charged,
-    identical_chain, plateau_method, single_group_methods, tied_chain, Hint, Intervals, LevelsNear, PlateauNear,
-    Shuffle, Verdict, BANDED_WORK,
+    identical_chain, plateau_method, single_group_methods, tied_chain, transferred_bound, Flows, Hint, Intervals,
+    LevelsNear, PlateauNear, Shuffle, Verdict, BANDED_WORK,
 };
 
 /// Passes over the intervals (or the mappers) the search may make outside
@@ -94,6 +94,12 @@ const NEAR_DESCENT_PASSES: usize = 96;
 /// (about 0.6 ms at 8300 intervals in one group). A bisection over all
 /// lengths tries about 13.
 const PLATEAU_TRY_PASSES: usize = 16;
+
+/// Passes charged for each window member a bound from another count's
+/// flows reads ([`transferred_bound`]: about 3m windows of at most ℓ
+/// mappers each, 0.6 to 0.7 ms natively at 1082 mappers, ℓ = 100, where
+/// m·ℓ passes and [`PASSES`] for each interval are 0.6 ms).
+const TRANSFER_PASSES_PER_MEMBER: usize = 1;
 
 /// Multiply-adds of the banded solves (where a chain's sweep lost too many
 /// digits) charged as one pass: a chain after a plateau of two at
@@ -335,7 +341,10 @@ fn report_spent(whole: usize, left: usize, reported: &mut f64) {
 /// list): [`search`] over the counts below m, with the bounds of
 /// [`prefix_lower_bounds`], each count solved by the chain, the start-up
 /// bound and the chain with an idle tail (a few passes over the intervals
-/// each), or else by a plateau (over slower mappers: the lengths tried
+/// each), or else ruled out by the flows of the last count the general LP
+/// ruled out after one round (a bound from another count's dual solution,
+/// [`transferred_bound`]: less than a millisecond at 2000 mappers, where
+/// a round takes ten), or else by a plateau (over slower mappers: the lengths tried
 /// from the count before's), or else by parts capped at one level or at
 /// levels rising along the first mappers (some sixty levels' passes over
 /// the mappers: the start-up bound counts just above a random list's
@@ -355,6 +364,9 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
     // some tens of lengths, each a few passes, where the levels at the pins
     // of the count before take one level's search.
     let mut last = Solver::Tied;
+    // The flows of the last count the general LP ruled out after one round,
+    // which bound the counts around it: each count is tried with them first.
+    let mut flows: Option<Flows> = None;
     search(&bounds, Some((m, t_all)), list_budget(&shuffle.intervals, budget), |k, left, past| {
         let iv = Intervals::new(k, r, l)?;
         *left = left.checked_sub(iv.count().saturating_mul(PASSES))?;
@@ -365,6 +377,13 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
         *left = left.saturating_sub(banded as usize);
         if let Some(solved) = single {
             return Some(Found::Shuffle(solved.makespan()));
+        }
+        if let Some(given) = &flows {
+            let reads = k.saturating_mul(l.min(k)).saturating_mul(TRANSFER_PASSES_PER_MEMBER);
+            *left = left.checked_sub(reads.saturating_add(iv.count().saturating_mul(PASSES)))?;
+            if let Some(bound) = transferred_bound(&prefix, given, past).filter(|&bound| bound > past) {
+                return Some(Found::Longer(bound));
+            }
         }
         let methods = [Solver::Plateau, Solver::Levels, Solver::Tied, Solver::General];
         in_turn(&mut last, &methods, |method| match method {
@@ -390,7 +409,10 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
                     levels.learn(&prefix, &solved);
                     Some(Found::Shuffle(solved.makespan()))
                 }
-                Verdict::Longer { bound } => Some(Found::Longer(bound)),
+                Verdict::Longer { bound, flows: dual } => {
+                    flows = dual.or(flows.take());
+                    Some(Found::Longer(bound))
+                }
             },
             Solver::Single | Solver::Descent | Solver::Level => None, // identical mappers'
         })

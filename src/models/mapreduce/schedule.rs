@@ -329,8 +329,27 @@ pub enum Verdict {
     /// Solved.
     Solved(Solution),
     /// At least `bound` seconds, proved by a dual bound past the best
-    /// shuffle the search has: not solved further.
-    Longer { bound: f64 },
+    /// shuffle the search has: not solved further. The dual solution that
+    /// proved it, where it bounds the list's fewer first mappers too.
+    Longer { bound: f64, flows: Option<Flows> },
+}
+
+/// A dual solution of a count's shuffle LP (of a relaxation of it) in a
+/// form the list's fewer first mappers take too
+/// ([`super::general::transferred_bound`]): the value of the whole load
+/// in seconds (the dual of Σα = V) and the flow through each interval
+/// before the last mapper (the dual of its constraint).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flows {
+    pub(super) load: f64,
+    pub(super) through: Vec<f64>,
+}
+
+impl Flows {
+    /// The mapper count whose LP they solve.
+    pub fn mappers(&self) -> usize {
+        self.through.len() + 1
+    }
 }
 
 /// The largest spread of the LP's coefficients the general LP takes (about
@@ -350,6 +369,12 @@ impl Scaled {
     /// gives each boundary).
     pub(super) fn seconds(&self, t: f64) -> f64 {
         t * self.t0
+    }
+
+    /// A time in seconds in the scaled problem's units.
+    #[cfg(feature = "full")]
+    pub(super) fn of_seconds(&self, seconds: f64) -> f64 {
+        seconds / self.t0
     }
 
     /// The largest over the smallest non-zero coefficient of the LP.
@@ -720,6 +745,19 @@ pub(super) fn general_charged(p: &Shuffle, left: &mut usize, past: f64) -> Optio
 
 #[cfg(not(feature = "full"))]
 pub(super) fn general_charged(_: &Shuffle, _: &mut usize, _: f64) -> Option<Verdict> {
+    None
+}
+
+/// The bound `flows`, a dual solution of more of a list's first mappers,
+/// give `p`, fewer of them ([`super::general::transferred_bound`]). Only
+/// in the full module.
+#[cfg(feature = "full")]
+pub(super) fn transferred_bound(p: &Shuffle, flows: &Flows, past: f64) -> Option<f64> {
+    super::general::transferred_bound(p, flows, past)
+}
+
+#[cfg(not(feature = "full"))]
+pub(super) fn transferred_bound(_: &Shuffle, _: &Flows, _: f64) -> Option<f64> {
     None
 }
 
