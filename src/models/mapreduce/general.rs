@@ -316,8 +316,8 @@ impl std::hash::Hasher for WindowHasher {
 /// The compact LP solved: the parts (scaled), the dual's value hᵀy + mS
 /// and reduced costs ρ (for the bound on t_{N+1}, scaled, once a box is
 /// known), the duals of Σx = 1 and of the intervals' rows (for the
-/// list's fewer first mappers: [`transferred_bound`]) and the
-/// interior-point iterations.
+/// list's other counts: [`transferred_bound`]) and the interior-point
+/// iterations.
 struct Solved {
     x: Vec<f64>,
     dual_value: f64,

@@ -330,12 +330,13 @@ pub enum Verdict {
     Solved(Solution),
     /// At least `bound` seconds, proved by a dual bound past the best
     /// shuffle the search has: not solved further. The dual solution that
-    /// proved it, where it bounds the list's fewer first mappers too.
+    /// proved it, where it bounds the list's other counts too (a first
+    /// relaxation's).
     Longer { bound: f64, flows: Option<Flows> },
 }
 
 /// A dual solution of a count's shuffle LP (of a relaxation of it) in a
-/// form the list's fewer first mappers take too
+/// form the list's other counts take too
 /// ([`super::general::transferred_bound`]): the value of the whole load
 /// in seconds (the dual of Σα = V) and the flow through each interval
 /// before the last mapper (the dual of its constraint).
@@ -748,9 +749,9 @@ pub(super) fn general_charged(_: &Shuffle, _: &mut usize, _: f64) -> Option<Verd
     None
 }
 
-/// The bound `flows`, a dual solution of more of a list's first mappers,
-/// give `p`, fewer of them ([`super::general::transferred_bound`]). Only
-/// in the full module.
+/// The bound `flows`, a dual solution of another count of a list's first
+/// mappers, give `p`, a count of them ([`super::general::transferred_bound`]).
+/// Only in the full module.
 #[cfg(feature = "full")]
 pub(super) fn transferred_bound(p: &Shuffle, flows: &Flows, past: f64) -> Option<f64> {
     super::general::transferred_bound(p, flows, past)
