@@ -1056,12 +1056,11 @@ fn levels_read_off_a_general_lp_schedule_prove_the_next_count_at_their_pins() {
     );
 }
 
-/// The first `k` mappers of the uniform random 500-list of seed 3
-/// ([`random_rates`]) with `r` reducers, width `l`, load `v`, S = 1 s and
-/// γC = 10⁻⁷ s/B.
+/// The first `k` mappers of the uniform random list of seed 3
+/// ([`random_rates`]: the first k of any length) with `r` reducers, width
+/// `l`, load `v`, S = 1 s and γC = 10⁻⁷ s/B.
 fn seed_3_prefix(k: usize, r: usize, l: usize, v: f64) -> Shuffle {
-    let a = random_rates(500, 3)[..k].to_vec();
-    Shuffle { intervals: Intervals::new(k, r, l).unwrap(), a, s: 1.0, c: 0.1e-6 / r as f64, v }
+    Shuffle { intervals: Intervals::new(k, r, l).unwrap(), a: random_rates(k, 3), s: 1.0, c: 0.1e-6 / r as f64, v }
 }
 
 /// A solution's reported length is the one its parts imply (to 10⁻⁹), and
@@ -1956,14 +1955,7 @@ fn best_first_mappers_rule_out_counts_by_the_general_lps_dual_bound() {
     use isoperf::models::mapreduce::mappers::{best_prefix, MapperSearch, QUICK_SEARCH_INTERVALS, SEARCH_INTERVALS};
     use isoperf::models::mapreduce::schedule::Verdict;
     let (m, r, l, v) = (700, 250, 100, 1.25e10);
-    let list = random_rates(m, 3);
-    let prefix = |k: usize| Shuffle {
-        intervals: Intervals::new(k, r, l).unwrap(),
-        a: list[..k].to_vec(),
-        s: 1.0,
-        c: 0.1e-6 / r as f64,
-        v,
-    };
+    let prefix = |k: usize| seed_3_prefix(k, r, l, v);
     let t_all = solve(&prefix(m)).unwrap().makespan();
     let quick = best_prefix(&prefix(m), t_all, QUICK_SEARCH_INTERVALS);
     let MapperSearch::Best { m: best, t_shuffle } = quick else { panic!("{quick:?}") };
@@ -2021,15 +2013,8 @@ fn a_count_faster_than_the_best_is_solved_in_a_plain_solves_rounds() {
 fn flows_of_a_count_ruled_out_bound_the_counts_around_it() {
     use isoperf::models::mapreduce::general::{interior_point_asked, transferred_bound, Question};
     use isoperf::models::mapreduce::schedule::Verdict;
-    let (m, r, l, v) = (700, 250, 100, 1.25e10);
-    let list = random_rates(m, 3);
-    let prefix = |k: usize| Shuffle {
-        intervals: Intervals::new(k, r, l).unwrap(),
-        a: list[..k].to_vec(),
-        s: 1.0,
-        c: 0.1e-6 / r as f64,
-        v,
-    };
+    let (r, l, v) = (250, 100, 1.25e10);
+    let prefix = |k: usize| seed_3_prefix(k, r, l, v);
     let best = solve(&prefix(480)).unwrap().makespan();
     let question = Question { past: best, allowance: f64::INFINITY };
     let Some(Verdict::Longer { bound, flows: Some(flows) }) = interior_point_asked(&prefix(400), question) else {
