@@ -729,8 +729,8 @@ const LOOSE: Precision = Precision { tolerance: 1e-7, regularisation: 1e-8, refi
 
 /// A relaxation solved for a search's question (whether its bound passes
 /// the best the search has), and to learn its violations where it does
-/// not: the search over the random 2000-list of [`relaxed`] proves its
-/// best with it in 1.6 s, and runs out of its budget with [`LOOSE`].
+/// not: the search over the random 2000-list of [`relaxed`] proved its
+/// best with it, where with [`LOOSE`] it ran out of its budget.
 /// Without iterative refinement: the dual bound is safe however roughly
 /// the steps are solved, and the counts the uniform 2000-list of seed 4
 /// (r = 250, ℓ = 100, V = 10¹¹ B) rules out this way took 7.8 ms each
@@ -888,9 +888,9 @@ fn relaxed(
             return Some(Verdict::Solved(p.unscale(sc, x, t, largest, method)));
         }
         if bound > past {
-            // A first round's flows bound the counts below (each window
-            // bounds one part there as in theirs); a later round's lean
-            // on their windows' candidates (count 1329 of the list of
+            // A first round's flows bound the counts around it (each
+            // window bounds one part there as in theirs); a later round's
+            // lean on their windows' candidates (count 1329 of the list of
             // [`transferred_bound`] ruled out after three rounds: 1521.01
             // s, its flows on count 1328 only 1431.77).
             let flows = (round == 1).then(|| solved.flows_in_seconds(sc));

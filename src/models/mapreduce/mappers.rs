@@ -41,9 +41,11 @@
 //! solves (there 62 counts, 0.2 to 0.5 s each to solve). The search needs
 //! only to know that such a count is slower than the best it has: the
 //! general LP's relaxations stop once a dual bound passes that best, most
-//! after their first round, and the count is ruled out by that bound (the
-//! search proves that list's best, 1364 mappers, in 1.6 s, where it
-//! stopped unproven at the first such count).
+//! after their first round, and the count is ruled out by that bound. The
+//! dual solution of that first round then bounds the counts around it
+//! too, without an LP of their own ([`transferred_bound`]): the search
+//! proves that list's best, 1364 mappers, in 0.5 s, where it stopped
+//! unproven at the first such count before the general LP was asked.
 
 use super::banded;
 use super::schedule::{
@@ -94,12 +96,6 @@ const NEAR_DESCENT_PASSES: usize = 96;
 /// (about 0.6 ms at 8300 intervals in one group). A bisection over all
 /// lengths tries about 13.
 const PLATEAU_TRY_PASSES: usize = 16;
-
-/// Passes charged for each window member a bound from another count's
-/// flows reads ([`transferred_bound`]: about 3m windows of at most ℓ
-/// mappers each, 0.6 to 0.7 ms natively at 1082 mappers, ℓ = 100, where
-/// m·ℓ passes and [`PASSES`] for each interval are 0.6 ms).
-const TRANSFER_PASSES_PER_MEMBER: usize = 1;
 
 /// Multiply-adds of the banded solves (where a chain's sweep lost too many
 /// digits) charged as one pass: a chain after a plateau of two at
@@ -379,7 +375,10 @@ pub fn best_prefix(shuffle: &Shuffle, t_all: f64, budget: usize) -> MapperSearch
             return Some(Found::Shuffle(solved.makespan()));
         }
         if let Some(given) = &flows {
-            let reads = k.saturating_mul(l.min(k)).saturating_mul(TRANSFER_PASSES_PER_MEMBER);
+            // A pass for each window member it reads (about 3m windows of
+            // at most ℓ mappers) and each interval: 0.6 ms at 1082 mappers,
+            // ℓ = 100, where it took 0.6 to 0.7 ms natively.
+            let reads = iv.m().saturating_mul(iv.width());
             *left = left.checked_sub(reads.saturating_add(iv.count().saturating_mul(PASSES)))?;
             if let Some(bound) = transferred_bound(&prefix, given, past).filter(|&bound| bound > past) {
                 return Some(Found::Longer(bound));
