@@ -845,8 +845,8 @@ fn plateaus_over_slower_mappers_equal_the_general_lp() {
     let in_turn: Vec<f64> = (0..100).map(|i| if i % 2 == 0 { 1e-5 } else { 2e-5 } + 1e-2 / 16e6).collect();
     let cases = [
         (in_turn, 40, 20, 5.0, 0.5 * 1e-6 / 40.0, 3),
-        (speed_rates(500, 2.0), 250, 100, 1.0, 0.1e-6 / 250.0, 4),
-        (speed_rates(500, 3.0), 250, 100, 1.0, 0.1e-6 / 250.0, 13),
+        (speed_rates(500, 2.0, 3), 250, 100, 1.0, 0.1e-6 / 250.0, 4),
+        (speed_rates(500, 3.0, 3), 250, 100, 1.0, 0.1e-6 / 250.0, 13),
     ];
     for (a, r, l, s, c, length) in cases {
         let m = a.len();
@@ -887,11 +887,11 @@ fn plateaus_over_slower_mappers_equal_the_general_lp() {
     }
 }
 
-/// The random list of seed 3 of `speeds` speeds: `m` rates evenly spaced
+/// The random list of `seed` of `speeds` speeds: `m` rates evenly spaced
 /// from 1 to 2 × 10⁻⁵ s/B in random order (drawn by [`uniform`]), each
 /// with the default s_map/lu.
-fn speed_rates(m: usize, speeds: f64) -> Vec<f64> {
-    let mut next = uniform(3);
+fn speed_rates(m: usize, speeds: f64, seed: u64) -> Vec<f64> {
+    let mut next = uniform(seed);
     (0..m).map(|_| 1e-5 * (1.0 + (next() * speeds).floor() / (speeds - 1.0)) + 1e-2 / 16e6).collect()
 }
 
@@ -908,7 +908,7 @@ const HIGHS_TWO_SPEEDS_1646: f64 = 1770.42289810557;
 /// lengths it stepped over after the last one too short, one by one.
 #[test]
 fn a_plateau_the_search_stepped_over_is_found_one_length_at_a_time() {
-    let a = speed_rates(1646, 2.0);
+    let a = speed_rates(1646, 2.0, 3);
     let p = Shuffle { intervals: Intervals::new(1646, 250, 100).unwrap(), a, s: 1.0, c: 0.1e-6 / 250.0, v: 1e11 };
     let solved = solve(&p).unwrap();
     assert_eq!(solved.method, Method::Plateau { plateau: 13, below: 7 });
@@ -1339,7 +1339,7 @@ fn long_falling_chains_are_proved() {
 #[test]
 fn a_chain_of_a_hundred_thousand_mappers_is_proved_by_banded_systems() {
     let m = 100_000;
-    let a = speed_rates(m, 2.0);
+    let a = speed_rates(m, 2.0, 3);
     let p = Shuffle { intervals: Intervals::new(m, 100, 100).unwrap(), a, s: 1.0, c: 0.1e-6 / 100.0, v: 1e14 };
     assert!(single_group_methods_within(&p, Budget::MAP_POINT.banded_work).is_none());
     let ours = solve(&p).unwrap_or_else(|e| panic!("{e}"));
@@ -1987,10 +1987,8 @@ fn a_count_faster_than_the_best_is_solved_in_a_plain_solves_rounds() {
     use isoperf::models::mapreduce::general::{interior_point_asked, Question};
     use isoperf::models::mapreduce::schedule::Verdict;
     let (k, r, l, v) = (1683, 250, 100, 1e11);
-    let mut next = uniform(1);
-    let list: Vec<f64> = (0..2000).map(|_| 1e-5 * (1.0 + (next() * 3.0).floor() / 2.0) + 1e-2 / 16e6).collect();
-    let p =
-        Shuffle { intervals: Intervals::new(k, r, l).unwrap(), a: list[..k].to_vec(), s: 1.0, c: 0.1e-6 / r as f64, v };
+    let a = speed_rates(k, 3.0, 1);
+    let p = Shuffle { intervals: Intervals::new(k, r, l).unwrap(), a, s: 1.0, c: 0.1e-6 / r as f64, v };
     let plain = interior_point(&p, 3e9).unwrap();
     let Method::InteriorPoint { rounds: plain_rounds, .. } = plain.method else { panic!("{:?}", plain.method) };
     let question = Question { past: plain.makespan() * 1.001, allowance: f64::INFINITY };
@@ -2041,9 +2039,7 @@ fn the_search_for_the_best_count_reports_only_its_own_progress() {
     use isoperf::models::mapreduce::mappers::{best_prefix, SEARCH_INTERVALS};
     use std::cell::RefCell;
     use std::rc::Rc;
-    let (m, r, l, v) = (440, 250, 100, 5e9);
-    let list = random_rates(m, 3);
-    let p = Shuffle { intervals: Intervals::new(m, r, l).unwrap(), a: list, s: 1.0, c: 0.1e-6 / r as f64, v };
+    let p = seed_3_prefix(440, 250, 100, 5e9);
     let t_all = solve(&p).unwrap().makespan();
     let heard = Rc::new(RefCell::new(Vec::new()));
     let into = Rc::clone(&heard);
